@@ -1,0 +1,44 @@
+# SPDX-License-Identifier: GPL-2.0
+# bootstamp: one target per user action; the work is in scripts/.
+# Variables: KSRC=/path/to/kernel/tree (default: Debian linux-source-7.2,
+# fetched into the cache), BOOT="name..." (boots of selftests/plan to run).
+
+SHELL := /bin/bash
+S := scripts
+
+.PHONY: help demo check deps tree series build guest boots clean distclean
+
+help:
+	@echo "make demo      fetch, patch, build, boot QEMU virt, show the boot report"
+	@echo "make check     all tests; ends with 'N passed, N failed'"
+	@echo "make check BOOT=series-smp4   only the named boots of selftests/plan"
+	@echo "make deps | tree | series | build | guest   the single steps"
+	@echo "make clean     drop out/ (results); distclean also drops the cache"
+
+demo:
+	@$(S)/demo.sh
+
+check:
+	@$(S)/check.sh $(BOOT)
+
+deps:
+	@$(S)/deps.sh
+
+tree: deps
+	@$(S)/fetch-tree.sh
+
+series: tree
+	@$(S)/apply-series.sh
+
+build: series
+	@$(S)/build-kernel.sh baseline
+	@$(S)/build-kernel.sh series
+
+guest: build
+	@$(S)/build-guest.sh series
+
+clean:
+	rm -rf out
+
+distclean: clean
+	@. $(S)/lib.sh && echo "removing $$BST_CACHE" && rm -rf "$$BST_CACHE"

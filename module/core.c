@@ -1,0 +1,374 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bootstamp: boot timestamps from the arm64 architected counter, in debugfs.
+ *
+ * A kernel built with CONFIG_BOOTSTAMP=y stamps the counter at kernel entry,
+ * at boot milestones, around every built-in initcall and at each step of
+ * CPU bring-up (<linux/bootstamp.h>). This module formats that log
+ * ("full" mode). On any kernel it also records, from the moment it is
+ * loaded, module initcalls and CPU hotplug bring-up from tracepoints
+ * ("live" records); without the kernel log that is all it shows
+ * ("live-only" mode).
+ *
+ * Times are counter values converted exactly to nanoseconds. "since_cnt0"
+ * counts from counter zero, so it includes firmware and boot loader time.
+ * Every other time counts from the time base named in each file: kernel
+ * entry in full mode, counter zero in live-only mode (or if the kernel has
+ * no entry stamp).
+ *
+ * Files in /sys/kernel/debug/bootstamp/ (root only). Text files use one
+ * convention: "# key: value" lines carry metadata, the one "#" line without
+ * a colon names the columns, every other line is a row of whitespace
+ * separated fields; "-" means "not recorded".
+ *
+ * summary (0400)
+ *	Keys mode, counter, entry_counter, freq_hz, freq_source,
+ *	ns_per_tick, time_base, log, log_initcalls, log_capacity,
+ *	log_dropped, live, live_initcalls, live_initcalls_dropped,
+ *	live_cpu_sessions, live_cpu_dropped, marks, marks_max,
+ *	marks_dropped, bytes_used ("live" is on, no-tracepoints or
+ *	tracepoint-missing: the module loads without them); then
+ *	"# milestone counter since_cnt0_ns since_entry_ns delta_ns"
+ *	with the kernel's milestones, module_load (this module loaded) and
+ *	mark:<name> rows, delta_ns to the previous recorded row.
+ *
+ * initcalls (0400)
+ *	"# level symbol module start_ns duration_ns ret cpu pid"
+ *	Built-in initcalls (module "vmlinux", level early .. late) from the
+ *	log, then module initcalls finished since load (level "module").
+ *
+ * cpus (0400)
+ *	"# cpu source requested_ns entry_ns start_kernel_ns online_ns
+ *	active_ns finished_ns ret" with one "boot" row per CPU from the log,
+ *	then one "live" row per bring-up since load (entry_ns is never known
+ *	live, nor is start_kernel; the other points come from the nearest
+ *	hotplug step, see live.c).
+ *
+ * trace.json (0400)
+ *	Chrome trace-event JSON for Perfetto or chrome://tracing: "X" events
+ *	for initcalls and bring-up phases on one thread per CPU, global "i"
+ *	events for milestones and marks, ts/dur in microseconds.
+ *
+ * bootgraph (0400)
+ *	initcall_debug style lines for scripts/bootgraph.pl:
+ *	"[    0.123456] calling  fn+0x0/0x0 @ 1" and
+ *	"[    0.123789] initcall fn+0x0/0x0 returned 0 after 333 usecs".
+ *
+ * mark (0200)
+ *	Write a name to stamp it: 1 to 32 characters from [A-Za-z0-9._-],
+ *	one trailing newline allowed, else -EINVAL; -ENOSPC after 64 marks.
+ *	  echo rootfs-mounted > /sys/kernel/debug/bootstamp/mark
+ *
+ * Parameter freq_hz overrides CNTFRQ_EL0 when firmware set it wrong.
+ */
+#include "internal.h"
+
+#include <linux/debugfs.h>
+#include <linux/gcd.h>
+#include <linux/kallsyms.h>
+#include <linux/moduleparam.h>
+#include <linux/string.h>
+
+struct bs_clock bs_clock;
+u64 bs_load_stamp;
+
+static unsigned int bs_freq_param;
+static struct dentry *bs_dir;
+
+static int bs_freq_set(const char *val, const struct kernel_param *kp)
+{
+	unsigned int f;
+	int ret;
+
+	ret = kstrtouint(val, 0, &f);
+	if (ret || !f) {
+		pr_err("freq_hz=%s is invalid: give the counter frequency in Hz, or omit it to use CNTFRQ_EL0\n",
+		       val);
+		return -EINVAL;
+	}
+	*(unsigned int *)kp->arg = f;
+	return 0;
+}
+
+static const struct kernel_param_ops bs_freq_ops = {
+	.set	= bs_freq_set,
+	.get	= param_get_uint,
+};
+
+module_param_cb(freq_hz, &bs_freq_ops, &bs_freq_param, 0444);
+MODULE_PARM_DESC(freq_hz, "Counter frequency in Hz (default: CNTFRQ_EL0)");
+
+const char *const bs_milestone_names[BS_NR_MILESTONES] = {
+	[BS_KERNEL_ENTRY]	= "kernel_entry",
+	[BS_START_KERNEL]	= "start_kernel",
+	[BS_TIME_INIT]		= "time_init",
+	[BS_LEVEL_EARLY]	= "level_early",
+	[BS_LEVEL_PURE]		= "level_pure",
+	[BS_LEVEL_CORE]		= "level_core",
+	[BS_LEVEL_POSTCORE]	= "level_postcore",
+	[BS_LEVEL_ARCH]		= "level_arch",
+	[BS_LEVEL_SUBSYS]	= "level_subsys",
+	[BS_LEVEL_FS]		= "level_fs",
+	[BS_LEVEL_DEVICE]	= "level_device",
+	[BS_LEVEL_LATE]		= "level_late",
+	[BS_SMP_INIT]		= "smp_init",
+	[BS_SCHED_INIT_SMP]	= "sched_init_smp",
+	[BS_FREE_INITMEM]	= "free_initmem",
+	[BS_INIT_EXEC]		= "init_exec",
+};
+
+const char *const bs_cpu_point_names[BS_CPU_NR_POINTS] = {
+	[BS_CPU_REQUESTED]	= "requested",
+	[BS_CPU_ENTRY]		= "entry",
+	[BS_CPU_START_KERNEL]	= "start_kernel",
+	[BS_CPU_ONLINE]		= "online",
+	[BS_CPU_ACTIVE]		= "active",
+	[BS_CPU_FINISHED]	= "finished",
+};
+
+static const char *const bs_level_names[] = {
+	"early", "pure", "core", "postcore", "arch", "subsys", "fs", "device",
+	"late",
+};
+
+/**
+ * bs_level_name() - name of an initcall level
+ * @level: 0 (early) .. 8 (late), or BS_LEVEL_MODULE
+ *
+ * Return: a static string, "unknown" if out of range.
+ */
+const char *bs_level_name(u8 level)
+{
+	if (level == BS_LEVEL_MODULE)
+		return "module";
+	if (level < ARRAY_SIZE(bs_level_names))
+		return bs_level_names[level];
+	return "unknown";
+}
+
+/**
+ * bs_time_base() - counter value that relative times count from
+ *
+ * Return: the kernel entry stamp in full mode, else 0 (counter zero).
+ */
+u64 bs_time_base(void)
+{
+	return bs_log_milestone(BS_KERNEL_ENTRY);
+}
+
+/**
+ * bs_time_base_name() - what bs_time_base() stands for
+ *
+ * Return: "kernel_entry", or "counter_zero" without an entry stamp.
+ */
+const char *bs_time_base_name(void)
+{
+	return bs_time_base() ? "kernel_entry" : "counter_zero";
+}
+
+/**
+ * bs_seq_ns() - print a stamp as nanoseconds since the time base
+ * @m: output
+ * @cyc: counter value, 0 for "not recorded" (printed as "-")
+ */
+void bs_seq_ns(struct seq_file *m, u64 cyc)
+{
+	if (cyc)
+		seq_printf(m, "%llu", bs_rel_ns(cyc));
+	else
+		seq_putc(m, '-');
+}
+
+/**
+ * bs_seq_sym() - print an initcall's symbol name, never an address
+ * @m: output
+ * @ic: the initcall
+ *
+ * Module initcalls carry the name resolved while their init text existed;
+ * built-ins are resolved now. Without a symbol the name is "unknown".
+ */
+void bs_seq_sym(struct seq_file *m, const struct bs_initcall *ic)
+{
+	char buf[KSYM_NAME_LEN];
+	char *sp;
+
+	if (ic->sym) {
+		seq_puts(m, ic->sym);
+		return;
+	}
+	snprintf(buf, sizeof(buf), "%ps", ic->fn);
+	sp = strchr(buf, ' ');
+	if (sp)
+		*sp = '\0';
+	if (!IS_ENABLED(CONFIG_KALLSYMS) || !buf[0] || !strncmp(buf, "0x", 2))
+		seq_puts(m, "unknown");
+	else
+		seq_puts(m, buf);
+}
+
+/* ---- multi-section seq_file ------------------------------------------ */
+
+struct bs_iter {
+	const struct bs_table	*t;
+	unsigned int		count[BS_MAX_SECTIONS];
+	unsigned int		sec;
+	unsigned int		idx;
+};
+
+static void *bs_seek(struct seq_file *m, loff_t pos)
+{
+	struct bs_iter *it = m->private;
+	unsigned int s;
+
+	for (s = 0; s < it->t->nr; s++) {
+		if (pos < it->count[s]) {
+			it->sec = s;
+			it->idx = pos;
+			return it;
+		}
+		pos -= it->count[s];
+	}
+	return NULL;
+}
+
+static void *bs_seq_start(struct seq_file *m, loff_t *pos)
+{
+	return bs_seek(m, *pos);
+}
+
+static void *bs_seq_next(struct seq_file *m, void *v, loff_t *pos)
+{
+	++*pos;
+	return bs_seek(m, *pos);
+}
+
+static void bs_seq_stop(struct seq_file *m, void *v)
+{
+}
+
+static int bs_seq_show(struct seq_file *m, void *v)
+{
+	struct bs_iter *it = v;
+
+	it->t->sec[it->sec].show(m, it->idx);
+	return 0;
+}
+
+static const struct seq_operations bs_seq_ops = {
+	.start	= bs_seq_start,
+	.next	= bs_seq_next,
+	.stop	= bs_seq_stop,
+	.show	= bs_seq_show,
+};
+
+/* Row counts are taken once per open: each reader sees one snapshot. */
+static int bs_table_open(struct inode *inode, struct file *file)
+{
+	const struct bs_table *t = inode->i_private;
+	struct bs_iter *it;
+	unsigned int s;
+
+	it = __seq_open_private(file, &bs_seq_ops, sizeof(*it));
+	if (!it)
+		return -ENOMEM;
+	it->t = t;
+	for (s = 0; s < t->nr; s++)
+		it->count[s] = t->sec[s].count ? t->sec[s].count() : 1;
+	return 0;
+}
+
+const struct file_operations bs_table_fops = {
+	.owner		= THIS_MODULE,
+	.open		= bs_table_open,
+	.read		= seq_read,
+	.llseek		= seq_lseek,
+	.release	= seq_release_private,
+};
+
+/* ---- init / exit ----------------------------------------------------- */
+
+static int __init bs_clock_init(void)
+{
+	char buf[KSYM_NAME_LEN];
+	u32 f, g;
+
+	bs_clock.from_param = bs_freq_param;
+	f = bs_freq_param ? bs_freq_param : arch_timer_get_cntfrq();
+	if (!f) {
+		pr_err("CNTFRQ_EL0 is 0: load with freq_hz=<counter frequency in Hz>\n");
+		return -EINVAL;
+	}
+	g = gcd(NSEC_PER_SEC, f);
+	bs_clock.freq_hz = f;
+	bs_clock.mult = NSEC_PER_SEC / g;
+	bs_clock.div = f / g;
+
+	/* Name the register the kernel's counter accessor reads. */
+	snprintf(buf, sizeof(buf), "%ps", arch_timer_read_counter);
+	if (strstr(buf, "cntvct"))
+		bs_clock.reg = "CNTVCT_EL0";
+	else if (strstr(buf, "cntpct"))
+		bs_clock.reg = "CNTPCT_EL0";
+	else
+		bs_clock.reg = "unknown";
+	return 0;
+}
+
+static void __init bs_debugfs_init(void)
+{
+	bs_dir = debugfs_create_dir("bootstamp", NULL);
+	debugfs_create_file("summary", 0400, bs_dir,
+			    (void *)&bs_summary_table, &bs_table_fops);
+	debugfs_create_file("initcalls", 0400, bs_dir,
+			    (void *)&bs_initcalls_table, &bs_table_fops);
+	debugfs_create_file("cpus", 0400, bs_dir, (void *)&bs_cpus_table,
+			    &bs_table_fops);
+	debugfs_create_file("trace.json", 0400, bs_dir,
+			    (void *)&bs_json_table, &bs_table_fops);
+	debugfs_create_file("bootgraph", 0400, bs_dir,
+			    (void *)&bs_bootgraph_table, &bs_table_fops);
+	debugfs_create_file("mark", 0200, bs_dir, NULL, &bs_mark_fops);
+}
+
+static int __init bootstamp_init(void)
+{
+	int ret;
+
+	bs_load_stamp = bs_read_counter();
+
+	ret = bs_clock_init();
+	if (ret)
+		return ret;
+
+	ret = bs_log_init();
+	if (ret)
+		return ret;
+
+	ret = bs_live_init();
+	if (ret)
+		goto err_log;
+
+	bs_debugfs_init();
+	pr_info("%s mode, %s at %u Hz\n",
+		bs_log_present() ? "full" : "live-only", bs_clock.reg,
+		bs_clock.freq_hz);
+	return 0;
+
+err_log:
+	bs_log_exit();
+	return ret;
+}
+
+static void __exit bootstamp_exit(void)
+{
+	/* Waits for readers and writers; no file operation runs after it. */
+	debugfs_remove(bs_dir);
+	bs_live_exit();
+	bs_log_exit();
+}
+
+module_init(bootstamp_init);
+module_exit(bootstamp_exit);
+
+MODULE_DESCRIPTION("Boot timestamps from the arm64 architected counter");
+MODULE_LICENSE("GPL");

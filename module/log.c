@@ -1,0 +1,297 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * bootstamp: access to the boot log kept by CONFIG_BOOTSTAMP kernels.
+ *
+ * This is the only file that sees <linux/bootstamp.h>. Without the header,
+ * or with CONFIG_BOOTSTAMP=n, everything here reports "no log" and the
+ * module runs in live-only mode. With it, the accessor is looked up at run
+ * time with symbol_get() so that the same binary loads on a kernel that does
+ * not export it.
+ */
+#include "internal.h"
+
+#include <linux/cpumask.h>
+
+/*
+ * The quoted form searches the same path as <linux/...> and keeps checkpatch
+ * happy. Sparse 0.6 lacks __has_include: it then checks the no-log branch.
+ */
+#ifdef __has_include
+#if __has_include("linux/bootstamp.h")
+#include <linux/bootstamp.h>
+#endif
+#endif
+
+#if defined(_LINUX_BOOTSTAMP_H) && IS_ENABLED(CONFIG_BOOTSTAMP)
+
+static const struct bootstamp_log *bs_log;
+
+/* Our numbering must match the kernel's, value for value. */
+#define BS_SAME(ours, theirs) static_assert((int)(ours) == (int)(theirs))
+
+BS_SAME(BS_KERNEL_ENTRY, BOOTSTAMP_KERNEL_ENTRY);
+BS_SAME(BS_START_KERNEL, BOOTSTAMP_START_KERNEL);
+BS_SAME(BS_TIME_INIT, BOOTSTAMP_TIME_INIT);
+BS_SAME(BS_LEVEL_EARLY, BOOTSTAMP_LEVEL_EARLY);
+BS_SAME(BS_LEVEL_PURE, BOOTSTAMP_LEVEL_PURE);
+BS_SAME(BS_LEVEL_CORE, BOOTSTAMP_LEVEL_CORE);
+BS_SAME(BS_LEVEL_POSTCORE, BOOTSTAMP_LEVEL_POSTCORE);
+BS_SAME(BS_LEVEL_ARCH, BOOTSTAMP_LEVEL_ARCH);
+BS_SAME(BS_LEVEL_SUBSYS, BOOTSTAMP_LEVEL_SUBSYS);
+BS_SAME(BS_LEVEL_FS, BOOTSTAMP_LEVEL_FS);
+BS_SAME(BS_LEVEL_DEVICE, BOOTSTAMP_LEVEL_DEVICE);
+BS_SAME(BS_LEVEL_LATE, BOOTSTAMP_LEVEL_LATE);
+BS_SAME(BS_SMP_INIT, BOOTSTAMP_SMP_INIT);
+BS_SAME(BS_SCHED_INIT_SMP, BOOTSTAMP_SCHED_INIT_SMP);
+BS_SAME(BS_FREE_INITMEM, BOOTSTAMP_FREE_INITMEM);
+BS_SAME(BS_INIT_EXEC, BOOTSTAMP_INIT_EXEC);
+BS_SAME(BS_NR_MILESTONES, BOOTSTAMP_NR_MILESTONES);
+BS_SAME(BS_CPU_REQUESTED, BOOTSTAMP_CPU_REQUESTED);
+BS_SAME(BS_CPU_ENTRY, BOOTSTAMP_CPU_ENTRY);
+BS_SAME(BS_CPU_START_KERNEL, BOOTSTAMP_CPU_START_KERNEL);
+BS_SAME(BS_CPU_ONLINE, BOOTSTAMP_CPU_ONLINE);
+BS_SAME(BS_CPU_ACTIVE, BOOTSTAMP_CPU_ACTIVE);
+BS_SAME(BS_CPU_FINISHED, BOOTSTAMP_CPU_FINISHED);
+BS_SAME(BS_CPU_NR_POINTS, BOOTSTAMP_CPU_NR_POINTS);
+BS_SAME(0, BOOTSTAMP_INITCALL_EARLY);
+
+/**
+ * bs_log_init() - look up the kernel's boot log
+ *
+ * Return: 0. A kernel without the log is not an error: the module then
+ * records live events only.
+ */
+int bs_log_init(void)
+{
+	const struct bootstamp_log *(*get)(void);
+
+	get = symbol_get(bootstamp_get_log);
+	if (!get)
+		return 0;
+	bs_log = get();
+	if (!bs_log)
+		symbol_put(bootstamp_get_log);
+	return 0;
+}
+
+/**
+ * bs_log_exit() - drop the reference taken by bs_log_init()
+ */
+void bs_log_exit(void)
+{
+	if (bs_log) {
+		bs_log = NULL;
+		symbol_put(bootstamp_get_log);
+	}
+}
+
+/**
+ * bs_log_present() - whether the running kernel provided a boot log
+ *
+ * Return: true in full mode.
+ */
+bool bs_log_present(void)
+{
+	return bs_log;
+}
+
+/**
+ * bs_log_complete() - whether boot recording has stopped
+ *
+ * Return: true once the kernel stamped BOOTSTAMP_INIT_EXEC.
+ */
+bool bs_log_complete(void)
+{
+	return bs_log && READ_ONCE(bs_log->complete);
+}
+
+/**
+ * bs_log_entry_physical() - which counter the entry stamps read
+ *
+ * Return: true for CNTPCT_EL0 (entered at EL2), false for CNTVCT_EL0.
+ */
+bool bs_log_entry_physical(void)
+{
+	return bs_log && bs_log->entry_physical;
+}
+
+/**
+ * bs_log_milestone() - counter value of one boot milestone
+ * @ms: enum bs_milestone
+ *
+ * Return: the counter value, or 0 if not recorded.
+ */
+u64 bs_log_milestone(unsigned int ms)
+{
+	if (!bs_log || ms >= BS_NR_MILESTONES)
+		return 0;
+	return READ_ONCE(bs_log->milestone[ms]);
+}
+
+/**
+ * bs_log_nr_initcalls() - number of built-in initcall records
+ *
+ * Return: records filled, never more than the capacity.
+ */
+unsigned int bs_log_nr_initcalls(void)
+{
+	if (!bs_log)
+		return 0;
+	return min(READ_ONCE(bs_log->nr_initcalls), bs_log->max_initcalls);
+}
+
+/**
+ * bs_log_max_initcalls() - capacity of the built-in initcall log
+ *
+ * Return: number of record slots, 0 without a log.
+ */
+unsigned int bs_log_max_initcalls(void)
+{
+	return bs_log ? bs_log->max_initcalls : 0;
+}
+
+/**
+ * bs_log_dropped() - built-in initcalls the kernel could not record
+ *
+ * Return: overflow count.
+ */
+unsigned int bs_log_dropped(void)
+{
+	return bs_log ? READ_ONCE(bs_log->dropped) : 0;
+}
+
+/**
+ * bs_log_nr_cpus() - number of per-CPU bring-up records
+ *
+ * Return: nr_cpu_ids with a log, else 0.
+ */
+unsigned int bs_log_nr_cpus(void)
+{
+	return bs_log && bs_log->cpus ? nr_cpu_ids : 0;
+}
+
+/**
+ * bs_log_initcall() - copy one built-in initcall record
+ * @i: index, below bs_log_nr_initcalls()
+ * @ic: filled in
+ *
+ * Return: false if @i is out of range.
+ */
+bool bs_log_initcall(unsigned int i, struct bs_initcall *ic)
+{
+	const struct bootstamp_initcall *r;
+
+	if (i >= bs_log_nr_initcalls())
+		return false;
+	r = &bs_log->initcalls[i];
+	*ic = (struct bs_initcall) {
+		.start	= r->start,
+		.end	= r->end,
+		.fn	= r->fn,
+		.mod	= "vmlinux",
+		.ret	= r->ret,
+		.pid	= 1,
+		.cpu	= r->cpu,
+		.level	= r->level,
+	};
+	return true;
+}
+
+/**
+ * bs_log_cpu() - copy one CPU's boot-time bring-up record
+ * @i: CPU number, below bs_log_nr_cpus()
+ * @c: filled in
+ *
+ * Return: false if @i is out of range.
+ */
+bool bs_log_cpu(unsigned int i, struct bs_cpu *c)
+{
+	unsigned int p;
+
+	if (i >= bs_log_nr_cpus())
+		return false;
+	for (p = 0; p < BS_CPU_NR_POINTS; p++)
+		c->t[p] = READ_ONCE(bs_log->cpus[i].t[p]);
+	c->cpu = i;
+	c->ret = 0;
+	return true;
+}
+
+/**
+ * bs_log_bytes() - memory the kernel's log occupies
+ *
+ * Return: bytes of the milestone table, initcall capacity and CPU table.
+ */
+size_t bs_log_bytes(void)
+{
+	if (!bs_log)
+		return 0;
+	return sizeof(*bs_log) +
+	       (size_t)bs_log->max_initcalls * sizeof(*bs_log->initcalls) +
+	       (size_t)bs_log_nr_cpus() * sizeof(*bs_log->cpus);
+}
+
+#else /* no boot log in this kernel */
+
+int bs_log_init(void)
+{
+	return 0;
+}
+
+void bs_log_exit(void) { }
+bool bs_log_present(void)
+{
+	return false;
+}
+
+bool bs_log_complete(void)
+{
+	return false;
+}
+
+bool bs_log_entry_physical(void)
+{
+	return false;
+}
+
+u64 bs_log_milestone(unsigned int ms)
+{
+	return 0;
+}
+
+unsigned int bs_log_nr_initcalls(void)
+{
+	return 0;
+}
+
+unsigned int bs_log_max_initcalls(void)
+{
+	return 0;
+}
+
+unsigned int bs_log_dropped(void)
+{
+	return 0;
+}
+
+unsigned int bs_log_nr_cpus(void)
+{
+	return 0;
+}
+
+bool bs_log_initcall(unsigned int i, struct bs_initcall *ic)
+{
+	return false;
+}
+
+bool bs_log_cpu(unsigned int i, struct bs_cpu *c)
+{
+	return false;
+}
+
+size_t bs_log_bytes(void)
+{
+	return 0;
+}
+
+#endif

@@ -1,0 +1,35 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# build-guest.sh VARIANT: build what goes into the guest: the static /init,
+# every kselftest program in selftests/*/ (against the tree's kselftest.h),
+# and the bootstamp module for VARIANT's kernel (objects outside the repo).
+. "$(dirname "$0")/lib.sh"
+
+variant=${1:?usage: build-guest.sh VARIANT}
+tree=$(variant_tree "$variant")
+bdir=$(variant_bdir "$variant")
+CFLAGS="-static -O2 -Wall -Wextra -Werror"
+
+build_userspace() {
+	mkdir -p "$BST_GUEST/tests"
+	${CROSS_COMPILE}gcc $CFLAGS -o "$BST_GUEST/init" "$BST_TOP/scripts/guest/init.c"
+	local src dir
+	for src in "$BST_TOP"/selftests/*/*.c; do
+		dir=$(basename "$(dirname "$src")")
+		mkdir -p "$BST_GUEST/tests/$dir"
+		${CROSS_COMPILE}gcc $CFLAGS -I"$tree/tools/testing/selftests" \
+			-o "$BST_GUEST/tests/$dir/$(basename "$src" .c)" "$src" -lpthread
+	done
+}
+
+build_module() {
+	[ -f "$bdir/Module.symvers" ] || die "$variant kernel not built: run 'make build' first"
+	mkdir -p "$bdir-module"
+	make -s -C "$bdir" M="$BST_TOP/module" MO="$bdir-module" \
+		CC="ccache ${CROSS_COMPILE}gcc" LOCALVERSION= W=1 modules
+}
+
+step "building guest programs (init, selftests)" build_userspace
+if [ -f "$BST_TOP/module/Kbuild" ]; then
+	step "building module/ for the $variant kernel" build_module
+fi

@@ -1,0 +1,251 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * /init of the test initramfs. It mounts the pseudo filesystems, then acts on
+ * the kernel command line:
+ *
+ *   bst.insmod=A.ko[,B.ko]	load modules (paths under /lib/modules)
+ *   bst.run=T1[,T2]		run test programs /bst/tests/T1 ... in order
+ *   bst.timeout=SECONDS	per-program limit (default 300)
+ *   bst.dump=DIR		copy every regular file of DIR to the host
+ *
+ * Everything it and the programs print goes to the results channel, the
+ * virtio console /dev/hvc0, so that the PL011 console carries only what the
+ * kernel prints. The host splits the stream on the "# bst-" lines. Finally
+ * it powers the machine off, which ends QEMU.
+ */
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/reboot.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <time.h>
+#include <unistd.h>
+
+#define RESULTS_TTY	"/dev/hvc0"
+#define TESTS_DIR	"/bst/tests"
+#define MODULES_DIR	"/lib/modules"
+
+static char cmdline[4096];
+
+static void kmsg(const char *msg)
+{
+	int fd = open("/dev/kmsg", O_WRONLY);
+
+	if (fd >= 0) {
+		dprintf(fd, "<5>bst-init: %s\n", msg);
+		close(fd);
+	}
+}
+
+static void mount_fs(const char *src, const char *dir, const char *type)
+{
+	mkdir(dir, 0755);
+	if (mount(src, dir, type, 0, NULL) && errno != EBUSY)
+		printf("# bst-warning: mount %s on %s: %s\n", type, dir, strerror(errno));
+}
+
+/* Value of "key=" on the command line, copied into buf; NULL if absent. */
+static char *param(const char *key, char *buf, size_t len)
+{
+	size_t klen = strlen(key);
+	char *p = cmdline;
+
+	while ((p = strstr(p, key))) {
+		if ((p == cmdline || p[-1] == ' ') && p[klen] == '=') {
+			size_t n = strcspn(p + klen + 1, " \n");
+
+			if (n >= len)
+				n = len - 1;
+			memcpy(buf, p + klen + 1, n);
+			buf[n] = '\0';
+			return buf;
+		}
+		p += klen;
+	}
+	return NULL;
+}
+
+static void read_cmdline(void)
+{
+	int fd = open("/proc/cmdline", O_RDONLY);
+	ssize_t n = fd >= 0 ? read(fd, cmdline, sizeof(cmdline) - 1) : -1;
+
+	cmdline[n > 0 ? n : 0] = '\0';
+	if (fd >= 0)
+		close(fd);
+}
+
+/* Results go to the virtio console; without one, to the kernel console. */
+static void open_results(void)
+{
+	int fd = open(RESULTS_TTY, O_WRONLY | O_NOCTTY);
+	struct termios tio;
+
+	if (fd < 0) {
+		printf("# bst-warning: no %s (%s), results on the console\n",
+		       RESULTS_TTY, strerror(errno));
+		return;
+	}
+	/* Raw output: dumped files must reach the host byte for byte (no CR). */
+	if (!tcgetattr(fd, &tio)) {
+		cfmakeraw(&tio);
+		tcsetattr(fd, TCSANOW, &tio);
+	}
+	fflush(stdout);
+	dup2(fd, STDOUT_FILENO);
+	dup2(fd, STDERR_FILENO);
+	close(fd);
+	setvbuf(stdout, NULL, _IOLBF, 0);
+}
+
+static void load_modules(char *list)
+{
+	char path[PATH_MAX], *name;
+
+	for (name = strtok(list, ","); name; name = strtok(NULL, ",")) {
+		int fd, ret;
+
+		snprintf(path, sizeof(path), "%s/%s", MODULES_DIR, name);
+		fd = open(path, O_RDONLY | O_CLOEXEC);
+		ret = fd < 0 ? -1 : syscall(SYS_finit_module, fd, "", 0);
+		printf("# bst-insmod %s %s\n", name, ret ? strerror(errno) : "ok");
+		if (fd >= 0)
+			close(fd);
+	}
+}
+
+static double now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Run one program; report how it ended on the "# bst-end" line. */
+static void run_test(const char *name, int timeout)
+{
+	char path[PATH_MAX];
+	double t0 = now();
+	int status = 0;
+	pid_t pid;
+
+	snprintf(path, sizeof(path), "%s/%s", TESTS_DIR, name);
+	printf("# bst-begin %s\n", name);
+	fflush(stdout);
+	pid = fork();
+	if (pid == 0) {
+		char *argv[] = { path, NULL };
+
+		setsid();
+		if (chdir(TESTS_DIR))
+			_exit(127);
+		execv(path, argv);
+		printf("# bst-error: exec %s: %s\n", path, strerror(errno));
+		_exit(127);
+	}
+	while (pid > 0 && waitpid(pid, &status, WNOHANG) == 0) {
+		if (now() - t0 > timeout) {
+			kill(-pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			printf("# bst-end %s timeout=%d\n", name, timeout);
+			return;
+		}
+		usleep(10000);
+	}
+	if (pid < 0)
+		printf("# bst-end %s fork-failed\n", name);
+	else if (WIFEXITED(status))
+		printf("# bst-end %s exit=%d seconds=%.3f\n", name,
+		       WEXITSTATUS(status), now() - t0);
+	else
+		printf("# bst-end %s signal=%d\n", name, WTERMSIG(status));
+}
+
+static void run_tests(char *list, int timeout)
+{
+	char *name, *save;
+
+	for (name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save))
+		run_test(name, timeout);
+}
+
+/* Copy each regular file of dir to the host, between marker lines. */
+static void dump_dir(const char *dir)
+{
+	struct dirent *de;
+	char path[PATH_MAX], buf[4096];
+	DIR *d = opendir(dir);
+
+	if (!d) {
+		printf("# bst-error: dump %s: %s\n", dir, strerror(errno));
+		return;
+	}
+	while ((de = readdir(d))) {
+		struct stat st;
+		ssize_t n;
+		char last;
+		int fd;
+
+		snprintf(path, sizeof(path), "%s/%s", dir, de->d_name);
+		if (stat(path, &st) || !S_ISREG(st.st_mode) || !(st.st_mode & 0444))
+			continue;
+		fd = open(path, O_RDONLY);
+		if (fd < 0)
+			continue;
+		printf("# bst-file-begin %s\n", de->d_name);
+		fflush(stdout);
+		last = '\n';
+		while ((n = read(fd, buf, sizeof(buf))) > 0) {
+			if (write(STDOUT_FILENO, buf, n) != n)
+				break;
+			last = buf[n - 1];
+		}
+		close(fd);
+		/* The end marker must start a line; content lines stay verbatim. */
+		printf("%s# bst-file-end %s\n", last == '\n' ? "" : "\n", de->d_name);
+	}
+	closedir(d);
+}
+
+int main(void)
+{
+	char buf[1024];
+	int timeout = 300;
+
+	mount_fs("proc", "/proc", "proc");
+	mount_fs("sysfs", "/sys", "sysfs");
+	mount_fs("devtmpfs", "/dev", "devtmpfs");
+	mount_fs("debugfs", "/sys/kernel/debug", "debugfs");
+	mount_fs("tmpfs", "/tmp", "tmpfs");
+	kmsg("started");
+	read_cmdline();
+	open_results();
+	printf("# bst-init started\n");
+
+	if (param("bst.timeout", buf, sizeof(buf)))
+		timeout = atoi(buf) > 0 ? atoi(buf) : timeout;
+	if (param("bst.insmod", buf, sizeof(buf)))
+		load_modules(buf);
+	if (param("bst.run", buf, sizeof(buf)))
+		run_tests(buf, timeout);
+	if (param("bst.dump", buf, sizeof(buf)))
+		dump_dir(buf);
+
+	printf("# bst-done\n");
+	fflush(stdout);
+	kmsg("powering off");
+	sync();
+	reboot(RB_POWER_OFF);
+	return 1;
+}

@@ -1,0 +1,165 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared shell for every script in scripts/: paths, logging, timed steps,
+# and the one way this project invokes kbuild. Source it, do not run it.
+
+set -euo pipefail
+
+BST_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+
+# Everything large lives outside the repository, in one cache directory.
+BST_CACHE=${BST_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/bootstamp}
+BST_OUT=${BST_OUT:-$BST_TOP/out}		# results of the last runs
+BST_DEFAULT_KSRC=$BST_CACHE/src/linux-7.2
+KSRC=${KSRC:-$BST_DEFAULT_KSRC}
+BST_BASE_TAG=${BST_BASE_TAG:-bootstamp-base}
+
+# The series worktree mirrors the base tree's place: src/NAME and
+# build/VARIANT below $BST_CACHE for the base, the same below
+# $BST_CACHE/series for the series. Kbuild passes source paths relative to
+# O=, so both compile with identical command lines and ccache shares every
+# object the series does not change.
+BST_SERIES_ROOT=$BST_CACHE/series
+BST_SERIES_TREE=$BST_SERIES_ROOT/src/$(basename "$KSRC")
+BST_GUEST=$BST_CACHE/build/guest	# init and selftest binaries (any variant)
+
+export ARCH=arm64
+export CROSS_COMPILE=aarch64-linux-gnu-
+export CCACHE_DIR=${CCACHE_DIR:-$BST_CACHE/ccache}
+export CCACHE_BASEDIR=$BST_CACHE
+export CCACHE_NOHASHDIR=1
+export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
+BST_JOBS=${BST_JOBS:-$(nproc)}
+
+# Colour only when a person is watching.
+if [ -t 1 ]; then
+	_b=$'\e[1m' _r=$'\e[31m' _g=$'\e[32m' _n=$'\e[0m'
+else
+	_b='' _r='' _g='' _n=''
+fi
+
+say()  { printf '%s==>%s %s\n' "$_b" "$_n" "$*"; }
+info() { printf '    %s\n' "$*"; }
+warn() { printf '%swarning:%s %s\n' "$_r" "$_n" "$*" >&2; }
+die()  { printf '%serror:%s %s\n' "$_r" "$_n" "$*" >&2; exit 1; }
+
+# step "what" cmd args...: announce a long step, run it, say how long it took.
+step() {
+	local what=$1 t0 rc=0
+	shift
+	say "$what"
+	t0=$(date +%s)
+	"$@" || rc=$?
+	if [ "$rc" -ne 0 ]; then
+		printf '    %sfailed%s after %ss (exit %s): %s\n' "$_r" "$_n" \
+			$(( $(date +%s) - t0 )) "$rc" "$what" >&2
+		return "$rc"
+	fi
+	printf '    %sdone%s in %ss\n' "$_g" "$_n" $(( $(date +%s) - t0 ))
+}
+
+# kmake TREE BUILDDIR args...: the one kbuild invocation (cross, ccache,
+# stable release string so that vermagic matches the module build).
+kmake() {
+	local tree=$1 bdir=$2
+	shift 2
+	make -s -C "$tree" O="$bdir" ARCH=arm64 \
+		CROSS_COMPILE=$CROSS_COMPILE CC="ccache ${CROSS_COMPILE}gcc" \
+		LOCALVERSION= -j"$BST_JOBS" "$@"
+}
+
+# The variant's line in scripts/config/variants: NAME TREE FRAGMENT...
+variant_line() {
+	local line
+	line=$(awk -v v="$1" '$1 == v' "$BST_TOP/scripts/config/variants")
+	[ -n "$line" ] || die "unknown variant '$1' (see scripts/config/variants)"
+	echo "$line"
+}
+
+# Source tree of a variant: the unpatched base or the series worktree.
+variant_tree() {
+	case $(variant_line "$1" | awk '{ print $2 }') in
+	base)   echo "$KSRC" ;;
+	series) echo "$BST_SERIES_TREE" ;;
+	*)      die "variant '$1' names an unknown tree" ;;
+	esac
+}
+
+# Config fragments of a variant, as paths relative to the repository.
+variant_fragments() {
+	variant_line "$1" | awk '{ for (i = 3; i <= NF; i++) print $i }'
+}
+
+# O= directory of a variant, below the root of its tree (see above).
+variant_bdir() {
+	case $(variant_line "$1" | awk '{ print $2 }') in
+	base)   echo "$BST_CACHE/build/$1" ;;
+	*)      echo "$BST_SERIES_ROOT/build/$1" ;;
+	esac
+}
+
+variant_image() { echo "$(variant_bdir "$1")/arch/arm64/boot/Image"; }
+
+# write_expect VARIANT CPUS: what the booted kernel must match, read from the
+# build; the guest gets it as /bst/expect (selftests/boot/booted_kernel.c).
+write_expect() {
+	local bdir
+	bdir=$(variant_bdir "$1")
+	printf 'VARIANT=%s\nCPUS=%s\nKERNELRELEASE=%s\nUTS_VERSION=%s\n' "$1" "$2" \
+		"$(cat "$bdir/include/config/kernel.release")" \
+		"$(sed -n 's/^#define UTS_VERSION "\(.*\)"$/\1/p' "$bdir/include/generated/utsversion.h")"
+}
+
+need_cmd() {
+	command -v "$1" >/dev/null 2>&1 ||
+		die "'$1' is missing: run 'make deps' (as root) first"
+}
+
+# --- guest -----------------------------------------------------------------
+
+QEMU_TIMEOUT=${QEMU_TIMEOUT:-300}
+
+# boot_guest VARIANT INITRD SMP OUTDIR CMDLINE [QEMU-ARGS...]: boot QEMU virt
+# once with a hard timeout. The PL011 console goes to OUTDIR/console.log, the
+# results channel (virtio console) to OUTDIR/results.log. Returns QEMU's exit
+# status; 124 means the timeout killed it.
+boot_guest() {
+	local variant=$1 initrd=$2 smp=$3 out=$4 cmdline=$5
+	shift 5
+	mkdir -p "$out"
+	rm -f "$out/console.log" "$out/results.log"
+	echo "$cmdline" >"$out/cmdline"
+	timeout --kill-after=10 "$QEMU_TIMEOUT" qemu-system-aarch64 \
+		-M virt -cpu cortex-a76 -smp "$smp" -m 512 \
+		-display none -monitor none -nic none -no-reboot \
+		-chardev file,id=con,path="$out/console.log" -serial chardev:con \
+		-device virtio-serial-device \
+		-chardev file,id=res,path="$out/results.log" \
+		-device virtconsole,chardev=res \
+		-kernel "$(variant_image "$variant")" -initrd "$initrd" \
+		-append "$cmdline" "$@" </dev/null >"$out/qemu.log" 2>&1
+}
+
+# --- results -----------------------------------------------------------------
+
+# record STATUS NAME [DETAIL]: one result (pass, fail or skip) into the run's
+# results file, printed as a KTAP-style line as it happens.
+record() {
+	local status=$1 name=$2 detail=${3:-}
+	printf '%s\t%s\t%s\n' "$status" "$name" "$detail" >>"${BST_RESULTS:?record needs BST_RESULTS}"
+	case $status in
+	pass) printf '%sok%s %s\n' "$_g" "$_n" "$name" ;;
+	skip) printf 'ok %s # SKIP %s\n' "$name" "$detail" ;;
+	*)    printf '%snot ok%s %s%s\n' "$_r" "$_n" "$name" "${detail:+ # $detail}" ;;
+	esac
+}
+
+# extract_files RESULTS_LOG DIR: write the files /init dumped (bst.dump=)
+# into DIR, one file each.
+extract_files() {
+	mkdir -p "$2"
+	awk -v dir="$2" '
+		/^# bst-file-begin / { f = dir "/" $3; printf "" >f; next }
+		/^# bst-file-end /   { close(f); f = ""; next }
+		f != ""              { print >f }
+	' "$1"
+}

@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# mkinitramfs.sh VARIANT OUT.cpio EXPECT-FILE: pack /init, the selftest
+# programs, VARIANT's modules and the harness's expectations into a cpio with
+# the kernel's own gen_init_cpio (device nodes without root, reproducible).
+. "$(dirname "$0")/lib.sh"
+
+variant=${1:?usage: mkinitramfs.sh VARIANT OUT.cpio EXPECT}
+out=$2 expect=$3
+bdir=$(variant_bdir "$variant")
+gen=$bdir/usr/gen_init_cpio
+[ -x "$gen" ] || die "$gen missing: build the $variant kernel first"
+
+{
+	echo "dir /dev 0755 0 0"
+	echo "nod /dev/console 0600 0 0 c 5 1"
+	echo "dir /proc 0755 0 0"
+	echo "dir /sys 0755 0 0"
+	echo "dir /tmp 1777 0 0"
+	echo "dir /lib 0755 0 0"
+	echo "dir /lib/modules 0755 0 0"
+	echo "dir /bst 0755 0 0"
+	echo "file /init $BST_GUEST/init 0755 0 0"
+	echo "file /bst/expect $expect 0644 0 0"
+	(cd "$BST_GUEST" && find tests -type d | sed 's|^|dir /bst/|; s|$| 0755 0 0|')
+	(cd "$BST_GUEST" && find tests -type f | sed "s|^\(.*\)$|file /bst/\1 $BST_GUEST/\1 0755 0 0|")
+	if [ -d "$bdir-module" ]; then
+		find "$bdir-module" -name '*.ko' | sed 's|^\(.*/\)\([^/]*\)$|file /lib/modules/\2 \1\2 0644 0 0|'
+	fi
+} >"$out.list"
+"$gen" "$out.list" >"$out"

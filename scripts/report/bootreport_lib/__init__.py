@@ -1,0 +1,2 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Parsers and renderers for dumps of /sys/kernel/debug/bootstamp/."""

@@ -1,0 +1,84 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# run-boots.sh [NAME...]: run the boots of selftests/plan (all, or the named
+# ones), each in QEMU with its tests, and record one result per test case plus
+# the host-side checks of each boot. Results go to $BST_RESULTS; logs to
+# $BST_OUT/check/NAME/.
+. "$(dirname "$0")/lib.sh"
+
+PLAN=$BST_TOP/selftests/plan
+: "${BST_RESULTS:=$BST_OUT/check/results.tsv}"
+export BST_RESULTS
+
+# Plan lines, without comments; restricted to the boots named on the command line.
+plan_lines() {
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$PLAN" |
+		awk -v only=" $* " 'only == "  " || index(only, " " $1 " ")'
+}
+
+# Host-side look at the kernel console: any oops, warning or panic fails the boot.
+check_console() {
+	local name=$1 log=$2 bad
+	bad=$(grep -m3 -E 'Kernel panic|Oops|BUG:|WARNING:|Call trace:|UBSAN:|KASAN:|kmemleak:.*suspected|possible recursive locking|circular locking' "$log" || true)
+	if [ -n "$bad" ]; then
+		record fail "$name: kernel console free of oops/warning/panic" "$(echo "$bad" | head -1)"
+	else
+		record pass "$name: kernel console free of oops/warning/panic"
+	fi
+}
+
+run_boot() {
+	local name=$1 variant=$2 cpus=$3 tests=$4
+	shift 4
+	local out=$BST_OUT/check/$name rc=0
+	mkdir -p "$out"
+	say "boot $name: $variant kernel, $cpus CPUs, tests: $tests"
+	write_expect "$variant" "$cpus" >"$out/expect"
+	"$BST_TOP/scripts/mkinitramfs.sh" "$variant" "$out/initramfs.cpio" "$out/expect"
+	local t0=$(date +%s.%N)
+	boot_guest "$variant" "$out/initramfs.cpio" "$cpus" "$out" \
+		"console=ttyAMA0 panic=-1 bst.run=$tests $*" || rc=$?
+	info "QEMU exit $rc after $(printf '%.1f' "$(echo "$(date +%s.%N) - $t0" | bc)") s; logs in ${out#$BST_TOP/}/"
+	if [ "$rc" -eq 0 ] && grep -q '^# bst-done' "$out/results.log"; then
+		record pass "$name: guest ran its plan and powered off"
+	else
+		record fail "$name: guest ran its plan and powered off" \
+			"QEMU exit $rc$([ "$rc" -eq 124 ] && echo " (timeout ${QEMU_TIMEOUT}s)"); see $out/console.log"
+	fi
+	check_console "$name" "$out/console.log"
+	extract_files "$out/results.log" "$out/dump"
+	run_host_checks "$out" "$tests"
+	while IFS=$'\t' read -r status tname detail; do
+		record "$status" "$tname" "$detail"
+	done < <(python3 "$BST_TOP/scripts/ktap.py" "$out/results.log" "$name" "$tests"
+		 [ -s "$out/host.log" ] && python3 "$BST_TOP/scripts/ktap.py" "$out/host.log" "$name" "$(host_checks "$tests")")
+}
+
+# A test directory may ship an executable "host-check": it runs on the host
+# after the boot, with the boot's output directory (console.log, results.log,
+# dump/ with the files of bst.dump=) as its argument, and prints KTAP.
+host_checks() {
+	local d
+	for d in $(echo "$1" | tr ',' '\n' | sed -n 's|/.*||p' | sort -u); do
+		[ -x "$BST_TOP/selftests/$d/host-check" ] && printf '%s/host-check,' "$d"
+	done
+	return 0
+}
+
+run_host_checks() {
+	local out=$1 t rc
+	: >"$out/host.log"
+	for t in $(host_checks "$2" | tr ',' ' '); do
+		rc=0
+		echo "# bst-begin $t" >>"$out/host.log"
+		KSRC=$KSRC "$BST_TOP/selftests/$t" "$out" >>"$out/host.log" 2>&1 || rc=$?
+		echo "# bst-end $t exit=$rc" >>"$out/host.log"
+	done
+}
+
+mapfile -t boots < <(plan_lines "$@")
+[ ${#boots[@]} -gt 0 ] || die "no boot in $PLAN matches: $*"
+for line in "${boots[@]}"; do
+	# shellcheck disable=SC2086 # fields are whitespace-separated by design
+	run_boot $line
+done

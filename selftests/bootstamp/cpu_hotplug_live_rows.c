@@ -1,0 +1,187 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Does every CPU bring-up after load get one "live" row in "cpus", with its
+ * points in order? Takes cpu1..cpuN-1 offline and online again 50 times in
+ * turn through sysfs. core.c: live rows carry requested, online, active and
+ * finished (entry and start_kernel are never known live), ret 0 on success.
+ */
+#include "bootstamp_test.h"
+
+#define CYCLES		50
+#define DEADLINE	45.0	/* seconds for all cycles */
+
+static int set_online(int cpu, int on)
+{
+	char path[96];
+	int fd, ret = 0;
+
+	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, on ? "1" : "0", 1) != 1)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+static bool all_online(long cpus)
+{
+	char want[32], *online = bst_slurp("/sys/devices/system/cpu/online");
+	bool ok;
+
+	snprintf(want, sizeof(want), "0-%ld\n", cpus - 1);
+	ok = online && !strcmp(online, want);
+	free(online);
+	return ok;
+}
+
+int main(void)
+{
+	int c_cpu, c_src, c_req, c_entry, c_sk, c_online, c_active, c_fin, c_ret;
+	long long sessions0, dropped0, sessions1, dropped1;
+	int done = 0, err = 0, err_cpu = -1, expected[CYCLES];
+	int i, first, nlive = 0, nlive0 = 0;
+	int bad_cpu = -1, bad_points = -1, bad_unknown = -1, bad_order = -1;
+	int bad_overlap = -1;
+	struct bst_table before, after;
+	char *summary, *cpus_txt;
+	const char *live;
+	double t0;
+	long cpus;
+
+	ksft_print_header();
+	cpus = strtol(bst_expect("CPUS"), NULL, 10);
+	if (cpus < 2)
+		ksft_exit_skip("needs a second CPU to take offline (boot has %ld)\n", cpus);
+	if (access("/sys/devices/system/cpu/cpu1/online", W_OK))
+		ksft_exit_skip("cpu1/online not writable: kernel without CONFIG_HOTPLUG_CPU\n");
+	bst_need_module();
+
+	summary = bst_read("summary");
+	live = bst_key(summary, "live");
+	if (!live || strcmp(live, "on"))
+		ksft_exit_skip("summary says live: %s: no tracepoints to record bring-up\n",
+			       live ? live : "(missing)");
+	sessions0 = bst_key_num(summary, "live_cpu_sessions");
+	dropped0 = bst_key_num(summary, "live_cpu_dropped");
+	free(summary);
+	if (sessions0 < 0 || dropped0 < 0)
+		ksft_exit_fail_msg("summary lacks live_cpu_sessions or live_cpu_dropped\n");
+	if (sessions0 + CYCLES > 64)
+		ksft_exit_skip("only %lld of the 64 live CPU slots left: load the module afresh\n",
+			       64 - sessions0);
+
+	cpus_txt = bst_read("cpus");
+	bst_parse(cpus_txt, &before);
+	free(cpus_txt);
+	c_src = bst_col(&before, "source");
+	for (i = 0; i < before.nrows; i++)
+		nlive0 += !strcmp(before.rows[i].f[c_src], "live");
+
+	ksft_set_plan(9);
+
+	t0 = bst_now();
+	for (i = 0; i < CYCLES && bst_now() - t0 < DEADLINE; i++) {
+		int cpu = 1 + i % (cpus - 1);
+
+		err = set_online(cpu, 0);
+		if (!err)
+			err = set_online(cpu, 1);
+		if (err) {
+			err_cpu = cpu;
+			break;
+		}
+		expected[i] = cpu;
+		done++;
+	}
+	ksft_print_msg("%d offline/online cycles in %.1f s\n", done, bst_now() - t0);
+	ksft_test_result(done == CYCLES,
+			 "%d offline/online cycles of cpu1..cpu%ld (%d done%s%s)\n", CYCLES,
+			 cpus - 1, done, err ? ": " : "", err ? strerror(-err) : "");
+	if (err_cpu > 0)
+		set_online(err_cpu, 1);
+	ksft_test_result(all_online(cpus), "all %ld CPUs online afterwards\n", cpus);
+
+	cpus_txt = bst_read("cpus");
+	bst_parse(cpus_txt, &after);
+	free(cpus_txt);
+	c_cpu = bst_col(&after, "cpu");
+	c_src = bst_col(&after, "source");
+	c_req = bst_col(&after, "requested_ns");
+	c_entry = bst_col(&after, "entry_ns");
+	c_sk = bst_col(&after, "start_kernel_ns");
+	c_online = bst_col(&after, "online_ns");
+	c_active = bst_col(&after, "active_ns");
+	c_fin = bst_col(&after, "finished_ns");
+	c_ret = bst_col(&after, "ret");
+
+	for (i = 0, first = -1; i < after.nrows; i++) {
+		if (strcmp(after.rows[i].f[c_src], "live"))
+			continue;
+		if (nlive++ == nlive0)
+			first = i;
+	}
+	ksft_test_result(nlive - nlive0 == done,
+			 "one new live row per bring-up (%d new rows, %d bring-ups)\n",
+			 nlive - nlive0, done);
+
+	for (i = 0; first >= 0 && i < done && first + i < after.nrows; i++) {
+		const struct bst_row *r = &after.rows[first + i];
+		long long req = bst_num(r, c_req), onl = bst_num(r, c_online);
+		long long act = bst_num(r, c_active), fin = bst_num(r, c_fin);
+
+		if (bad_cpu < 0 && bst_num(r, c_cpu) != expected[i])
+			bad_cpu = i;
+		if (bad_points < 0 && (req < 0 || onl < 0 || act < 0 || fin < 0 ||
+				       bst_num(r, c_ret) != 0))
+			bad_points = i;
+		if (bad_unknown < 0 && (strcmp(r->f[c_entry], "-") || strcmp(r->f[c_sk], "-")))
+			bad_unknown = i;
+		if (bad_order < 0 && !(req <= onl && onl <= act && act <= fin))
+			bad_order = i;
+		if (bad_overlap < 0 && i > 0 &&
+		    req < bst_num(&after.rows[first + i - 1], c_fin))
+			bad_overlap = i;
+	}
+	if (first < 0) {
+		for (i = 0; i < 5; i++)
+			ksft_test_result_fail("no new live rows to check\n");
+	} else {
+		if (bad_cpu >= 0)
+			ksft_print_msg("row %d names cpu %s, cpu%d was brought up\n", bad_cpu,
+				       after.rows[first + bad_cpu].f[c_cpu], expected[bad_cpu]);
+		ksft_test_result(bad_cpu < 0, "rows name the CPUs in bring-up order\n");
+		ksft_test_result(bad_points < 0,
+				 "every row has requested, online, active, finished and ret 0\n");
+		ksft_test_result(bad_unknown < 0, "entry and start_kernel are \"-\" in live rows\n");
+		ksft_test_result(bad_order < 0,
+				 "requested <= online <= active <= finished in every row\n");
+		if (bad_overlap >= 0)
+			ksft_print_msg("row %d requested before row %d finished\n", bad_overlap,
+				       bad_overlap - 1);
+		ksft_test_result(bad_overlap < 0,
+				 "each bring-up is requested after the previous one finished\n");
+	}
+	if (bad_order >= 0 || bad_points >= 0 || bad_unknown >= 0) {
+		int bad = bad_order >= 0 ? bad_order : bad_points >= 0 ? bad_points : bad_unknown;
+		const struct bst_row *r = &after.rows[first + bad];
+		int f;
+
+		ksft_print_msg("row %d:", bad);
+		for (f = 0; f < r->n; f++)
+			printf(" %s", r->f[f]);
+		printf("\n");
+	}
+
+	summary = bst_read("summary");
+	sessions1 = bst_key_num(summary, "live_cpu_sessions");
+	dropped1 = bst_key_num(summary, "live_cpu_dropped");
+	free(summary);
+	ksft_test_result(sessions1 == sessions0 + done && dropped1 == dropped0,
+			 "summary counts the sessions (live_cpu_sessions %lld -> %lld, dropped %lld -> %lld)\n",
+			 sessions0, sessions1, dropped0, dropped1);
+	bst_table_free(&before);
+	bst_table_free(&after);
+	ksft_finished();
+}

@@ -1,0 +1,179 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Can the module be loaded and unloaded 200 times while another thread
+ * keeps opening and reading every debugfs file (and writing marks)? The
+ * only errors allowed are the ones the races imply:
+ *   open: ENOENT (files not created yet or removed; debugfs turns a removed
+ *         file's EIO into ENOENT) and ENXIO (module going away);
+ *   delete_module: EAGAIN while the reader holds a file open (it pins the
+ *         module), EBUSY while the module is still coming up; both retried.
+ * Nothing else may fail, and the kernel must not oops or warn: the taint
+ * flags D and W stay clear here, and the host checks the console. Under
+ * TCG on a busy host 200 cycles may not fit in the time a test may take:
+ * the cycle count is then skipped (with the count reached) as long as at
+ * least MIN_CYCLES ran and every one of them was clean.
+ */
+#include "bootstamp_test.h"
+
+#include <pthread.h>
+
+#define CYCLES		200
+#define DEADLINE	55.0	/* seconds for all cycles */
+#define MIN_CYCLES	50	/* fewer in DEADLINE is a failure, not a slow host */
+#define TAINT_DIE	(1UL << 7)
+#define TAINT_WARN	(1UL << 9)
+
+static volatile int stop;
+
+struct reader_stats {
+	unsigned long	opens, reads, absent, going, marks, unexpected;
+	unsigned long	bad_summary;
+	char		first_error[160];
+};
+
+static struct reader_stats rs;
+
+static void unexpected(const char *what, const char *file, int err)
+{
+	if (!rs.unexpected++)
+		snprintf(rs.first_error, sizeof(rs.first_error), "%s %s: %s",
+			 what, file, strerror(err));
+}
+
+static void *reader(void *arg)
+{
+	char path[128], buf[4096], scratch[4096];
+
+	(void)arg;
+
+	while (!stop) {
+		size_t i, gone = 0;
+		int fd;
+
+		for (i = 0; i < BST_ARRAY_SIZE(bst_read_files); i++) {
+			ssize_t n, first;
+
+			snprintf(path, sizeof(path), "%s/%s", BST_DIR, bst_read_files[i]);
+			fd = open(path, O_RDONLY | O_CLOEXEC);
+			if (fd < 0) {
+				if (errno == ENOENT) {
+					rs.absent++;
+					gone++;
+				} else if (errno == ENXIO) {
+					rs.going++;
+				} else {
+					unexpected("open", bst_read_files[i], errno);
+				}
+				continue;
+			}
+			rs.opens++;
+			first = n = read(fd, buf, sizeof(buf));
+			while (n > 0)
+				n = read(fd, scratch, sizeof(scratch));
+			if (n < 0)
+				unexpected("read", bst_read_files[i], errno);
+			else
+				rs.reads++;
+			/* A summary that opened is whole: it starts with the mode. */
+			if (!n && i == 0 && (first < 8 || strncmp(buf, "# mode: ", 8)))
+				rs.bad_summary++;
+			close(fd);
+		}
+		/* Module not there: spin less, TCG gives the loader this host CPU. */
+		if (gone == BST_ARRAY_SIZE(bst_read_files))
+			usleep(200);
+		fd = open(BST_DIR "/mark", O_WRONLY | O_CLOEXEC);
+		if (fd < 0) {
+			if (errno != ENOENT && errno != ENXIO)
+				unexpected("open", "mark", errno);
+			continue;
+		}
+		/* Marks run out after 64 per load: ENOSPC is expected then. */
+		if (write(fd, "reader", 6) == 6)
+			rs.marks++;
+		else if (errno != ENOSPC)
+			unexpected("write", "mark", errno);
+		close(fd);
+	}
+	return NULL;
+}
+
+static unsigned long tainted(void)
+{
+	char *t = bst_slurp("/proc/sys/kernel/tainted");
+	unsigned long v = t ? strtoul(t, NULL, 10) : ~0UL;
+
+	free(t);
+	return v;
+}
+
+int main(void)
+{
+	unsigned long taint0, taint1, retries = 0;
+	int loaded = 0, unloaded = 0, ret, load_err = 0, unload_err = 0;
+	bool was_loaded = bst_loaded();
+	double t0, secs;
+	pthread_t th;
+
+	ksft_print_header();
+	if (access(BST_KO, R_OK))
+		ksft_exit_skip("%s not in the initramfs: build-guest.sh built no module\n", BST_KO);
+	ksft_set_plan(6);
+	taint0 = tainted();
+
+	/* Start from "not loaded"; put things back as found at the end. */
+	if (was_loaded && (ret = bst_unload(5, NULL)))
+		ksft_exit_fail_msg("unloading the module loaded at boot: %s\n", strerror(-ret));
+
+	if (pthread_create(&th, NULL, reader, NULL))
+		ksft_exit_fail_msg("pthread_create failed\n");
+	t0 = bst_now();
+	while (unloaded < CYCLES && bst_now() - t0 < DEADLINE) {
+		ret = bst_load("");
+		if (ret) {
+			load_err = -ret;
+			break;
+		}
+		loaded++;
+		ret = bst_unload(5, &retries);
+		if (ret) {
+			unload_err = -ret;
+			break;
+		}
+		unloaded++;
+	}
+	secs = bst_now() - t0;
+	stop = 1;
+	pthread_join(th, NULL);
+	ksft_print_msg("%d cycles in %.1f s; reader: %lu opens, %lu full reads, %lu partial summaries, %lu marks, %lu ENOENT, %lu ENXIO; %lu unload retries\n",
+		       unloaded, secs, rs.opens, rs.reads, rs.bad_summary, rs.marks, rs.absent,
+		       rs.going, retries);
+
+	if (load_err)
+		ksft_print_msg("load %d failed: %s\n", loaded + 1, strerror(load_err));
+	if (unload_err)
+		ksft_print_msg("unload %d failed: %s\n", unloaded + 1, strerror(unload_err));
+	ksft_test_result(!load_err && loaded > 0, "every load succeeded with a reader running\n");
+	if (!unload_err && !load_err && unloaded < CYCLES && unloaded >= MIN_CYCLES)
+		bst_skip("200 load/unload cycles with a reader",
+			 "only %d in %.0f s on this host (TCG), all clean", unloaded, DEADLINE);
+	else
+		ksft_test_result(unloaded == CYCLES, "%d load/unload cycles with a reader\n",
+				 CYCLES);
+	if (rs.unexpected)
+		ksft_print_msg("reader: %lu unexpected errors, first: %s\n", rs.unexpected,
+			       rs.first_error);
+	ksft_test_result(!rs.unexpected,
+			 "reader saw no error but ENOENT/ENXIO/ENOSPC\n");
+	ksft_test_result(rs.reads > 0 && !rs.bad_summary,
+			 "reader read whole files while the module was loaded\n");
+	ksft_test_result(!bst_loaded(), "no module left behind (%s absent)\n", BST_SYSMOD);
+	taint1 = tainted();
+	ksft_test_result(!((taint1 & ~taint0) & (TAINT_DIE | TAINT_WARN)),
+			 "kernel neither oopsed nor warned (tainted %lu -> %lu)\n",
+			 taint0, taint1);
+
+	if (was_loaded && (ret = bst_load("")))
+		ksft_print_msg("reloading the module: %s\n", strerror(-ret));
+	ksft_finished();
+}
