@@ -133,7 +133,7 @@ static const char *const bs_level_names[] = {
 
 /**
  * bs_level_name() - name of an initcall level
- * @level: 0 (early) .. 8 (late), or BS_LEVEL_MODULE
+ * @level: 0 (early) .. 8 (late), BS_LEVEL_CONSOLE or BS_LEVEL_MODULE
  *
  * Return: a static string, "unknown" if out of range.
  */
@@ -141,6 +141,8 @@ const char *bs_level_name(u8 level)
 {
 	if (level == BS_LEVEL_MODULE)
 		return "module";
+	if (level == BS_LEVEL_CONSOLE)
+		return "console";
 	if (level < ARRAY_SIZE(bs_level_names))
 		return bs_level_names[level];
 	return "unknown";

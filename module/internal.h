@@ -50,6 +50,7 @@ enum bs_cpu_point {
 };
 
 #define BS_LEVEL_MODULE		0xff	/* level of a module initcall */
+#define BS_LEVEL_CONSOLE	0xfe	/* console_initcall, run by console_init() */
 
 #define BS_MARK_LEN		32	/* longest userspace mark name */
 #define BS_MAX_MARKS		64

@@ -180,19 +180,22 @@ unsigned int bs_log_nr_cpus(void)
 bool bs_log_initcall(unsigned int i, struct bs_initcall *ic)
 {
 	const struct bootstamp_initcall *r;
+	bool console;
 
 	if (i >= bs_log_nr_initcalls())
 		return false;
 	r = &bs_log->initcalls[i];
+	/* console_init() runs these from start_kernel(), in the idle task. */
+	console = r->flags & BOOTSTAMP_INITCALL_CONSOLE;
 	*ic = (struct bs_initcall) {
 		.start	= r->start,
 		.end	= r->end,
 		.fn	= r->fn,
 		.mod	= "vmlinux",
 		.ret	= r->ret,
-		.pid	= 1,
+		.pid	= console ? 0 : 1,
 		.cpu	= r->cpu,
-		.level	= r->level,
+		.level	= console ? BS_LEVEL_CONSOLE : r->level,
 	};
 	return true;
 }

@@ -9,7 +9,7 @@
 SERIES_DIR=${SERIES_DIR:-$BST_TOP/patches}
 BRANCH=bootstamp/series
 
-mapfile -t patches < <(find "$SERIES_DIR" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' | sort)
+mapfile -t patches < <(find "$SERIES_DIR" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' ! -name '0000-cover-letter.patch' | sort)
 base=$(git -C "$KSRC" rev-parse -q --verify "$BST_BASE_TAG^{commit}") ||
 	die "$KSRC has no tag $BST_BASE_TAG: run 'make tree' first"
 

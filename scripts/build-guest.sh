@@ -24,6 +24,9 @@ build_userspace() {
 
 build_module() {
 	[ -f "$bdir/Module.symvers" ] || die "$variant kernel not built: run 'make build' first"
+	# From scratch (2 s): __has_include(<linux/bootstamp.h>) leaves kbuild no
+	# dependency to notice when the series adds or removes the header.
+	rm -rf "$bdir-module"
 	mkdir -p "$bdir-module"
 	make -s -C "$bdir" M="$BST_TOP/module" MO="$bdir-module" \
 		CC="ccache ${CROSS_COMPILE}gcc" LOCALVERSION= W=1 modules

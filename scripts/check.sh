@@ -47,6 +47,22 @@ stage() {
 	fi
 }
 
+# The report tools' Python unit tests, one result per test.
+report_unit_tests() {
+	local status name rest n=0
+	while read -r name rest; do
+		n=$((n + 1))
+		case $rest in
+		*"... ok")        status=pass ;;
+		*"... skipped"*)  status=skip ;;
+		*)                status=fail ;;
+		esac
+		record "$status" "report: $name" "${rest##*... }"
+	done < <(python3 -m unittest discover -s "$BST_TOP/scripts/report/tests" -v 2>&1 |
+		 grep -E '^test_\S+ \(.*\) \.\.\. ')
+	[ "$n" -gt 0 ] || record fail "report: unit tests" "no test ran (import error?)"
+}
+
 # The variants the plan boots, built once each.
 variants=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$BST_TOP/selftests/plan" | awk '{ print $2 }' | sort -u)
 
@@ -54,6 +70,7 @@ stage "host: Debian packages installed" "$S/deps.sh"
 stage "host: kernel tree ready" "$S/fetch-tree.sh"
 stage "host: patches/ applies to the base with git am" "$S/apply-series.sh"
 "$S/static-checks.sh"
+report_unit_tests
 for v in $variants; do
 	stage "host: $v kernel builds" "$S/build-kernel.sh" "$v"
 	stage "host: guest programs build for $v" "$S/build-guest.sh" "$v"

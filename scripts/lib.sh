@@ -22,6 +22,9 @@ BST_SERIES_ROOT=$BST_CACHE/series
 BST_SERIES_TREE=$BST_SERIES_ROOT/src/$(basename "$KSRC")
 BST_GUEST=$BST_CACHE/build/guest	# init and selftest binaries (any variant)
 
+# Debian's python3 (with python3-ply and python3-git for checkpatch's SPDX
+# check) must win over another python3 earlier in PATH, such as pyenv's.
+export PATH=/usr/bin:$PATH
 export ARCH=arm64
 export CROSS_COMPILE=aarch64-linux-gnu-
 export CCACHE_DIR=${CCACHE_DIR:-$BST_CACHE/ccache}

@@ -51,15 +51,16 @@ run_boot() {
 	while IFS=$'\t' read -r status tname detail; do
 		record "$status" "$tname" "$detail"
 	done < <(python3 "$BST_TOP/scripts/ktap.py" "$out/results.log" "$name" "$tests"
-		 [ -s "$out/host.log" ] && python3 "$BST_TOP/scripts/ktap.py" "$out/host.log" "$name" "$(host_checks "$tests")")
+		 [ -s "$out/host.log" ] && python3 "$BST_TOP/scripts/ktap.py" "$out/host.log" "$name" "$(host_checks "$out" "$tests")")
 }
 
 # A test directory may ship an executable "host-check": it runs on the host
-# after the boot, with the boot's output directory (console.log, results.log,
-# dump/ with the files of bst.dump=) as its argument, and prints KTAP.
+# after a boot that dumped files (bst.dump=), with the boot's output
+# directory (console.log, results.log, dump/) as its argument, and prints KTAP.
 host_checks() {
 	local d
-	for d in $(echo "$1" | tr ',' '\n' | sed -n 's|/.*||p' | sort -u); do
+	[ -n "$(ls -A "$1/dump" 2>/dev/null)" ] || return 0
+	for d in $(echo "$2" | tr ',' '\n' | sed -n 's|/.*||p' | sort -u); do
 		[ -x "$BST_TOP/selftests/$d/host-check" ] && printf '%s/host-check,' "$d"
 	done
 	return 0
@@ -68,7 +69,7 @@ host_checks() {
 run_host_checks() {
 	local out=$1 t rc
 	: >"$out/host.log"
-	for t in $(host_checks "$2" | tr ',' ' '); do
+	for t in $(host_checks "$out" "$2" | tr ',' ' '); do
 		rc=0
 		echo "# bst-begin $t" >>"$out/host.log"
 		KSRC=$KSRC "$BST_TOP/selftests/$t" "$out" >>"$out/host.log" 2>&1 || rc=$?

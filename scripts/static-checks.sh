@@ -23,6 +23,7 @@ check_one() {
 
 shopt -s nullglob
 for p in "$BST_TOP"/patches/[0-9][0-9][0-9][0-9]-*.patch; do
+	[ "$(basename "$p")" = 0000-cover-letter.patch ] && continue
 	check_one "patches/$(basename "$p")" "$p"
 done
 for f in "$BST_TOP"/module/*.[ch]; do

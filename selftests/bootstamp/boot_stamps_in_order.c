@@ -211,16 +211,21 @@ static void check_initcalls(const char *summary)
 			ksft_print_msg("%s starts at %lld, before the previous initcall ended (%lld)\n",
 				       r->f[c_sym], start, prev_end);
 		prev_end = end;
+		/* console_init() runs these after time_init, before the early level. */
+		if (!strcmp(r->f[c_lvl], "console")) {
+			if (start < ms_ns[chain_idx("time_init")] || end > level_start_ns(0)) {
+				if (outside++ < 3)
+					ksft_print_msg("console initcall %s runs %lld..%lld, outside time_init..level_early\n",
+						       r->f[c_sym], start, end);
+			}
+			continue;
+		}
 		for (l = 0; l < NLEVELS; l++)
 			if (!strcmp(r->f[c_lvl], levels[l]))
 				break;
-		/*
-		 * Console initcalls are recorded as "early" but run from
-		 * console_init(), after time_init and before the early level.
-		 */
 		if (l == NLEVELS ||
 		    (l > 0 && start < level_start_ns(l)) ||
-		    (l == 0 && start < ms_ns[chain_idx("time_init")]) ||
+		    (l == 0 && start < level_start_ns(0)) ||
 		    end > level_end_ns(l)) {
 			if (outside++ < 3)
 				ksft_print_msg("%s (level %s) runs %lld..%lld, outside its level\n",

@@ -18,7 +18,7 @@ LEVEL_COLOURS = {
     "early": "#fdae6b", "pure": "#fd8d3c", "core": "#f16913",
     "postcore": "#d94801", "arch": "#a1d99b", "subsys": "#74c476",
     "fs": "#41ab5d", "device": "#238b45", "late": "#807dba",
-    "module": "#e7298a",
+    "console": "#bcbddc", "module": "#e7298a",
 }
 
 
