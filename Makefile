@@ -6,13 +6,15 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: help demo check deps tree series build guest boots clean distclean
+.PHONY: help demo check deps tree series build guest export bench-bootstamp clean distclean
 
 help:
 	@echo "make demo      fetch, patch, build, boot QEMU virt, show the boot report"
 	@echo "make check     all tests; ends with 'N passed, N failed'"
 	@echo "make check BOOT=series-smp4   only the named boots of selftests/plan"
 	@echo "make deps | tree | series | build | guest   the single steps"
+	@echo "make export    write the series worktree's commits back to patches/"
+	@echo "make bench-bootstamp   boot time with the recorder on vs off (interleaved)"
 	@echo "make clean     drop out/ (results); distclean also drops the cache"
 
 demo:
@@ -36,6 +38,16 @@ build: series
 
 guest: build
 	@$(S)/build-guest.sh series
+
+export:
+	@$(S)/export-series.sh
+
+bench-bootstamp: series
+	@$(S)/build-sparse.sh
+	@$(S)/build-kernel.sh series
+	@$(S)/build-kernel.sh nobootstamp
+	@$(S)/build-guest.sh series
+	@$(S)/bench/bootstamp-overhead.sh
 
 clean:
 	rm -rf out

@@ -6,16 +6,11 @@
 # Skips the work when neither the base nor patches/ changed since last time.
 . "$(dirname "$0")/lib.sh"
 
-SERIES_DIR=${SERIES_DIR:-$BST_TOP/patches}
-BRANCH=bootstamp/series
+BRANCH=${BST_SERIES_BRANCH:-bootstamp/series}
 
-mapfile -t patches < <(find "$SERIES_DIR" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' ! -name '0000-cover-letter.patch' | sort)
+mapfile -t patches < <(series_patches)
 base=$(git -C "$KSRC" rev-parse -q --verify "$BST_BASE_TAG^{commit}") ||
 	die "$KSRC has no tag $BST_BASE_TAG: run 'make tree' first"
-
-stamp_of_inputs() {
-	{ echo "$base"; cat "${patches[@]}" /dev/null; } | sha256sum | cut -d' ' -f1
-}
 
 if [ ! -e "$BST_SERIES_TREE/.git" ]; then
 	step "creating worktree $BST_SERIES_TREE" \
@@ -23,7 +18,7 @@ if [ ! -e "$BST_SERIES_TREE/.git" ]; then
 fi
 cd "$BST_SERIES_TREE"
 stampfile=$(git rev-parse --git-path bootstamp-series.stamp)
-want=$(stamp_of_inputs)
+want=$(series_stamp)
 if [ "$(cat "$stampfile" 2>/dev/null)" = "$want" ] && [ -z "$(git status --porcelain -uno)" ]; then
 	info "series already applied: ${#patches[@]} patches on $(git rev-parse --short "$base") ($BST_SERIES_TREE)"
 	exit 0
@@ -32,7 +27,7 @@ fi
 git am --abort >/dev/null 2>&1 || true
 git checkout -q -B "$BRANCH" "$base"
 rm -f "$stampfile"
-say "applying ${#patches[@]} patches from ${SERIES_DIR#$BST_TOP/}/ onto $BST_BASE_TAG"
+say "applying ${#patches[@]} patches from patches/ onto $BST_BASE_TAG"
 for p in "${patches[@]}"; do
 	if ! git am -q --3way "$p" >"$BST_CACHE/git-am.log" 2>&1; then
 		git am --abort >/dev/null 2>&1 || true

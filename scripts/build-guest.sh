@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # build-guest.sh VARIANT: build what goes into the guest: the static /init,
 # every kselftest program in selftests/*/ (against the tree's kselftest.h),
-# and the bootstamp module for VARIANT's kernel (objects outside the repo).
+# and the bootstamp module for VARIANT's kernel (objects outside the repo),
+# with W=1 and sparse as errors (sparse from scripts/build-sparse.sh).
 . "$(dirname "$0")/lib.sh"
 
 variant=${1:?usage: build-guest.sh VARIANT}
@@ -28,8 +29,10 @@ build_module() {
 	# dependency to notice when the series adds or removes the header.
 	rm -rf "$bdir-module"
 	mkdir -p "$bdir-module"
+	# Zero warnings: W=1 and sparse (C=1) findings fail the build.
 	make -s -C "$bdir" M="$BST_TOP/module" MO="$bdir-module" \
-		CC="ccache ${CROSS_COMPILE}gcc" LOCALVERSION= W=1 modules
+		CC="ccache ${CROSS_COMPILE}gcc" LOCALVERSION= W=1 KCFLAGS=-Werror \
+		C=1 CHECK="$BST_SPARSE" CF=-Wsparse-error modules
 }
 
 step "building guest programs (init, selftests)" build_userspace

@@ -34,5 +34,6 @@ while IFS= read -r want; do
 		printf '    %s requested, but the final config has %s\n' "$want" "$got" >&2
 		bad=1
 	fi
-done < <(norm "$@")
+done < <(norm "$@" | awk -F= '{ last[$1] = $0; if (!($1 in seen)) { seen[$1] = 1; order[++n] = $1 } }
+			 END { for (i = 1; i <= n; i++) print last[order[i]] }')	# a later fragment wins
 [ "$bad" -eq 0 ] || die "requested options are missing from $dotconfig (unmet dependencies or a typo in a fragment)"

@@ -63,17 +63,20 @@ report_unit_tests() {
 	[ "$n" -gt 0 ] || record fail "report: unit tests" "no test ran (import error?)"
 }
 
-# The variants the plan boots, built once each.
-variants=$(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$BST_TOP/selftests/plan" | awk '{ print $2 }' | sort -u)
+# The variants the selected boots need, built once each; baseline and series
+# always (compile-checks.sh compares them).
+variants=$({ echo baseline; echo series; plan_lines "$@" | awk '{ print $2 }'; } | awk '!seen[$0]++')
 
 stage "host: Debian packages installed" "$S/deps.sh"
 stage "host: kernel tree ready" "$S/fetch-tree.sh"
 stage "host: patches/ applies to the base with git am" "$S/apply-series.sh"
 "$S/static-checks.sh"
 report_unit_tests
+stage "host: sparse for this tree (scripts/build-sparse.sh)" "$S/build-sparse.sh"
 for v in $variants; do
 	stage "host: $v kernel builds" "$S/build-kernel.sh" "$v"
 	stage "host: guest programs build for $v" "$S/build-guest.sh" "$v"
 done
+"$S/compile-checks.sh" || record fail "sparse and W=1" "compile-checks.sh stopped early"
 "$S/run-boots.sh" "$@" || record fail "boots" "run-boots.sh stopped early"
 summary

@@ -12,6 +12,7 @@ CPUS=${CPUS:-4}
 "$S/deps.sh"
 "$S/fetch-tree.sh"
 "$S/apply-series.sh"
+"$S/build-sparse.sh"
 "$S/build-kernel.sh" series
 "$S/build-guest.sh" series
 
@@ -32,10 +33,10 @@ echo
 say "booted: $(grep -m1 'Linux version' "$OUT/console.log" | sed 's/^\[[^]]*\] //')"
 say "series: $(git -C "$BST_SERIES_TREE" log --oneline "$BST_BASE_TAG"..HEAD | wc -l) patches on $BST_BASE_TAG"
 grep -E '^(ok|not ok) ' "$OUT/results.log" | sed 's/^/    /'
-info "kernel console: $(wc -c <"$OUT/console.log") bytes, /init reached at $(sed -n 's/^\[ *\([0-9.]*\)\] bst-init: started$/\1/p' "$OUT/console.log") s (printk time)"
+info "kernel console: $(wc -c <"$OUT/console.log") bytes; /init started $(init_start_ms "$OUT/results.log") ms after counter zero (QEMU start)"
 if [ -x "$S/report/bootreport" ] && [ -n "$(ls -A "$OUT/debugfs" 2>/dev/null)" ]; then
 	echo
-	"$S/report/bootreport" "$OUT/debugfs" --svg "$OUT/boot.svg"
+	"$S/report/bootreport" "$OUT/debugfs" --text --svg "$OUT/boot.svg"
 	info "timeline: ${OUT#$BST_TOP/}/boot.svg; Perfetto: ${OUT#$BST_TOP/}/debugfs/trace.json"
 fi
 info "all output: ${OUT#$BST_TOP/}/ (console.log, results.log, debugfs/)"

@@ -21,6 +21,7 @@ BST_BASE_TAG=${BST_BASE_TAG:-bootstamp-base}
 BST_SERIES_ROOT=$BST_CACHE/series
 BST_SERIES_TREE=$BST_SERIES_ROOT/src/$(basename "$KSRC")
 BST_GUEST=$BST_CACHE/build/guest	# init and selftest binaries (any variant)
+BST_SPARSE=$BST_CACHE/tools/sparse/bin/sparse	# scripts/build-sparse.sh
 
 # Debian's python3 (with python3-ply and python3-git for checkpatch's SPDX
 # check) must win over another python3 earlier in PATH, such as pyenv's.
@@ -107,14 +108,41 @@ variant_image() { echo "$(variant_bdir "$1")/arch/arm64/boot/Image"; }
 write_expect() {
 	local bdir
 	bdir=$(variant_bdir "$1")
-	printf 'VARIANT=%s\nCPUS=%s\nKERNELRELEASE=%s\nUTS_VERSION=%s\n' "$1" "$2" \
+	printf 'VARIANT=%s\nCPUS=%s\nKERNELRELEASE=%s\nUTS_VERSION=%s\nBOOTSTAMP=%s\n' "$1" "$2" \
 		"$(cat "$bdir/include/config/kernel.release")" \
-		"$(sed -n 's/^#define UTS_VERSION "\(.*\)"$/\1/p' "$bdir/include/generated/utsversion.h")"
+		"$(sed -n 's/^#define UTS_VERSION "\(.*\)"$/\1/p' "$bdir/include/generated/utsversion.h")" \
+		"$(grep -q '^CONFIG_BOOTSTAMP=y' "$bdir/.config" && echo y || echo n)"
 }
 
 need_cmd() {
 	command -v "$1" >/dev/null 2>&1 ||
 		die "'$1' is missing: run 'make deps' (as root) first"
+}
+
+# --- the series ------------------------------------------------------------
+
+# The patch files of the series, in order (the cover letter is not a patch).
+series_patches() {
+	find "$BST_TOP/patches" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' \
+		! -name '0000-cover-letter.patch' | sort
+}
+
+# Identity of what the series worktree should hold: base commit + patches.
+series_stamp() {
+	local p
+	{
+		git -C "$KSRC" rev-parse "$BST_BASE_TAG^{commit}"
+		series_patches | while read -r p; do cat "$p"; done
+	} | sha256sum | cut -d' ' -f1
+}
+
+# --- the test plan -----------------------------------------------------------
+
+# plan_lines [BOOT...]: lines of selftests/plan without comments, only the
+# named boots if any are given.
+plan_lines() {
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$BST_TOP/selftests/plan" |
+		awk -v only=" $* " 'only == "  " || index(only, " " $1 " ")'
 }
 
 # --- guest -----------------------------------------------------------------
@@ -154,6 +182,13 @@ record() {
 	skip) printf 'ok %s # SKIP %s\n' "$name" "$detail" ;;
 	*)    printf '%snot ok%s %s%s\n' "$_r" "$_n" "$name" "${detail:+ # $detail}" ;;
 	esac
+}
+
+# init_start_ms RESULTS_LOG: when /init started, in ms of the arch counter
+# (from counter zero: QEMU's machine start), from its "# bst-init" line.
+init_start_ms() {
+	sed -n 's/^# bst-init started counter=\([0-9]*\) freq=\([0-9]*\)$/\1 \2/p' "$1" |
+		awk '{ printf "%.3f\n", $1 * 1000 / $2 }'
 }
 
 # extract_files RESULTS_LOG DIR: write the files /init dumped (bst.dump=)

@@ -6,15 +6,8 @@
 # $BST_OUT/check/NAME/.
 . "$(dirname "$0")/lib.sh"
 
-PLAN=$BST_TOP/selftests/plan
 : "${BST_RESULTS:=$BST_OUT/check/results.tsv}"
 export BST_RESULTS
-
-# Plan lines, without comments; restricted to the boots named on the command line.
-plan_lines() {
-	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$PLAN" |
-		awk -v only=" $* " 'only == "  " || index(only, " " $1 " ")'
-}
 
 # Host-side look at the kernel console: any oops, warning or panic fails the boot.
 check_console() {
@@ -78,7 +71,7 @@ run_host_checks() {
 }
 
 mapfile -t boots < <(plan_lines "$@")
-[ ${#boots[@]} -gt 0 ] || die "no boot in $PLAN matches: $*"
+[ ${#boots[@]} -gt 0 ] || die "no boot in selftests/plan matches: $*"
 for line in "${boots[@]}"; do
 	# shellcheck disable=SC2086 # fields are whitespace-separated by design
 	run_boot $line

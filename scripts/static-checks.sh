@@ -22,10 +22,9 @@ check_one() {
 }
 
 shopt -s nullglob
-for p in "$BST_TOP"/patches/[0-9][0-9][0-9][0-9]-*.patch; do
-	[ "$(basename "$p")" = 0000-cover-letter.patch ] && continue
+while read -r p; do
 	check_one "patches/$(basename "$p")" "$p"
-done
+done < <(series_patches)
 for f in "$BST_TOP"/module/*.[ch]; do
 	check_one "module/$(basename "$f")" --no-tree -f "$f"
 done

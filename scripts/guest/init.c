@@ -37,6 +37,26 @@
 
 static char cmdline[4096];
 
+/*
+ * The arch counter as EL0 reads it (Linux enables that): /init's start on
+ * the same time base as the kernel's boot stamps, with or without the series.
+ */
+static unsigned long long counter(void)
+{
+	unsigned long long v;
+
+	asm volatile("isb; mrs %0, cntvct_el0" : "=r" (v));
+	return v;
+}
+
+static unsigned long long counter_freq(void)
+{
+	unsigned long long v;
+
+	asm volatile("mrs %0, cntfrq_el0" : "=r" (v));
+	return v;
+}
+
 static void kmsg(const char *msg)
 {
 	int fd = open("/dev/kmsg", O_WRONLY);
@@ -220,6 +240,7 @@ static void dump_dir(const char *dir)
 
 int main(void)
 {
+	unsigned long long start = counter();
 	char buf[1024];
 	int timeout = 300;
 
@@ -231,7 +252,7 @@ int main(void)
 	kmsg("started");
 	read_cmdline();
 	open_results();
-	printf("# bst-init started\n");
+	printf("# bst-init started counter=%llu freq=%llu\n", start, counter_freq());
 
 	if (param("bst.timeout", buf, sizeof(buf)))
 		timeout = atoi(buf) > 0 ? atoi(buf) : timeout;

@@ -340,16 +340,29 @@ static inline void bst_need_module(void)
 	ksft_print_msg("loaded %s (the plan line had no bst.insmod=)\n", BST_KO);
 }
 
-/* Summary says "full" only with the kernel's boot log (CONFIG_BOOTSTAMP). */
-static inline void bst_need_full_mode(const char *summary)
+/*
+ * Summary says "full" exactly when the kernel keeps a boot log
+ * (CONFIG_BOOTSTAMP=y, BOOTSTAMP=y in /bst/expect). Returns whether it does;
+ * a mismatch fails the test.
+ */
+static inline bool bst_full_mode(const char *summary)
 {
 	const char *mode = bst_key(summary, "mode");
+	bool has_log = !strcmp(bst_expect("BOOTSTAMP"), "y");
 
 	if (!mode)
 		ksft_exit_fail_msg("summary has no \"# mode:\" line\n");
-	if (strcmp(mode, "full"))
-		ksft_exit_skip("summary says mode: %s: this kernel keeps no boot log (needs CONFIG_BOOTSTAMP=y, the patched kernel)\n",
-			       mode);
+	if (has_log != !strcmp(mode, "full"))
+		ksft_exit_fail_msg("summary says mode: %s, but the kernel was built with%s CONFIG_BOOTSTAMP\n",
+				   mode, has_log ? "" : "out");
+	return has_log;
+}
+
+/* For tests of the boot log: skip (with the reason) on a kernel without it. */
+static inline void bst_need_full_mode(const char *summary)
+{
+	if (!bst_full_mode(summary))
+		ksft_exit_skip("this kernel keeps no boot log (built without CONFIG_BOOTSTAMP)\n");
 }
 
 #endif /* BOOTSTAMP_TEST_H */

@@ -1,0 +1,196 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# bootstamp-overhead.sh: what the boot-stamp recorder (CONFIG_BOOTSTAMP)
+# costs at boot. Boots the "series" kernel (recorder on) and the
+# "nobootstamp" kernel (same series, recorder compiled out) in QEMU virt,
+# interleaved (on, off, on, off, ...), and compares the time from counter
+# zero (QEMU machine start; there is no firmware) to /init's first
+# instruction, which /init reports as "# bst-init started counter=N freq=F".
+#
+#   RUNS=11 CPUS=4 scripts/bench/bootstamp-overhead.sh
+#
+# RUNS	measured boots per kernel (default 11: odd, so the median is a boot)
+# CPUS	guest CPUs (default 4)
+# WARMUP	unmeasured boots per kernel before the first round (default 1)
+#
+# It never builds: both kernels and the guest programs must exist. Results
+# go to out/bench/bootstamp-overhead/ (runs.tsv, results.md, boots/ logs).
+. "$(dirname "$0")/../lib.sh"
+
+RUNS=${RUNS:-11}
+CPUS=${CPUS:-4}
+WARMUP=${WARMUP:-1}
+ON=series
+OFF=nobootstamp
+CONFIGS=("$ON" "$OFF")
+# shellcheck disable=SC2054 # one option and its value, not a list
+QEMU_ARGS=(-accel tcg,thread=single)
+CMDLINE="console=ttyAMA0 panic=-1 bst.run="
+OUT=$BST_OUT/bench/bootstamp-overhead
+STATS=$BST_TOP/scripts/bench/stats.py
+
+for n in RUNS CPUS WARMUP; do
+	[[ ${!n} =~ ^[0-9]+$ ]] || die "$n=${!n} is not a number"
+done
+[ "$RUNS" -ge 1 ] || die "RUNS must be at least 1"
+[ "$RUNS" -ge 10 ] || warn "RUNS=$RUNS: fewer than 10 boots per kernel cannot resolve a 1% difference"
+need_cmd qemu-system-aarch64
+need_cmd python3
+
+# --- preflight: everything must already be built ------------------------------
+
+check_variant() {
+	local v=$1 want=$2 have=n bdir image
+	bdir=$(variant_bdir "$v")
+	image=$(variant_image "$v")
+	if pgrep -f -- "O=$bdir " >/dev/null; then
+		die "the $v kernel is being built right now ($bdir): wait until that build has finished, then rerun"
+	fi
+	if [ ! -f "$image" ] || [ ! -x "$bdir/usr/gen_init_cpio" ]; then
+		die "the $v kernel is not built ($image missing): run 'scripts/build-kernel.sh $v', then rerun"
+	fi
+	grep -q '^CONFIG_BOOTSTAMP=y' "$bdir/.config" && have=y
+	[ "$have" = "$want" ] ||
+		die "$bdir/.config: CONFIG_BOOTSTAMP should be '$want' for the $v kernel; rebuild it with 'scripts/build-kernel.sh $v'"
+}
+check_variant "$ON" y
+check_variant "$OFF" n
+grep -aq '# bst-init started counter=' "$BST_GUEST/init" 2>/dev/null ||
+	die "$BST_GUEST/init does not print the counter line: run 'scripts/build-guest.sh $ON', then rerun"
+
+image_sums() {
+	local v
+	for v in "${CONFIGS[@]}"; do
+		cksum "$(variant_image "$v")"
+	done
+}
+
+# --- setup ---------------------------------------------------------------------
+
+rm -rf "$OUT"
+mkdir -p "$OUT/boots"
+sums_before=$(image_sums)
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+t_start=$(date +%s.%N)
+say "bootstamp overhead: $ON (on) vs $OFF (off), $RUNS boots each, -smp $CPUS, ${QEMU_ARGS[*]}"
+info "load average before: $load_before ($(nproc) host CPUs)"
+
+declare -A INITRD
+for v in "${CONFIGS[@]}"; do
+	write_expect "$v" "$CPUS" >"$OUT/$v.expect"
+	"$BST_TOP/scripts/mkinitramfs.sh" "$v" "$OUT/$v.cpio" "$OUT/$v.expect"
+	INITRD[$v]=$OUT/$v.cpio
+	info "$v: $(variant_image "$v") ($(stat -c %s "$(variant_image "$v")") bytes), initramfs $(stat -c %s "$OUT/$v.cpio") bytes"
+done
+
+# --- one boot --------------------------------------------------------------------
+
+# boot VARIANT DIR: boot once; leaves "INIT_MS PRINTK_MS WALL_S" in $BOOT_RESULT.
+# Stops the benchmark unless QEMU exited 0 and the guest reached "# bst-done".
+boot() {
+	local v=$1 dir=$2 rc=0 t0 t1 ms pk
+	t0=$(date +%s.%N)
+	boot_guest "$v" "${INITRD[$v]}" "$CPUS" "$dir" "$CMDLINE" "${QEMU_ARGS[@]}" || rc=$?
+	t1=$(date +%s.%N)
+	if [ "$rc" -ne 0 ]; then
+		die "$v boot in $dir: QEMU exit $rc$([ "$rc" -eq 124 ] && echo " (timeout ${QEMU_TIMEOUT}s)"); see $dir/console.log and $dir/qemu.log"
+	fi
+	grep -q '^# bst-done' "$dir/results.log" ||
+		die "$v boot in $dir: the guest never printed '# bst-done'; see $dir/console.log and $dir/results.log"
+	ms=$(init_start_ms "$dir/results.log")
+	[ -n "$ms" ] ||
+		die "$v boot in $dir: no '# bst-init started counter=N freq=F' line in results.log; run 'scripts/build-guest.sh $ON'"
+	# The kernel clock when it starts /init: printk time of "Run /init as
+	# init process" (sched_clock, from about time_init()), "-" if absent.
+	pk=$(tr -d '\r' <"$dir/console.log" | sed -n 's/^\[ *\([0-9.]*\)\] Run \/init as init process$/\1/p' | head -1)
+	BOOT_RESULT=$(awk -v ms="$ms" -v pk="${pk:--}" -v t0="$t0" -v t1="$t1" 'BEGIN {
+		printf "%s %s %.3f", ms, pk == "-" ? "-" : sprintf("%.3f", pk * 1000), t1 - t0 }')
+}
+
+# --- the runs --------------------------------------------------------------------
+
+printf 'config\trun\tvalue\n' >"$OUT/runs.tsv"
+printf 'config\trun\tvalue\n' >"$OUT/printk.tsv"
+printf 'config\trun\tinit_ms\tprintk_init_ms\tqemu_wall_s\tloadavg1\tfreq_hz\n' >"$OUT/boots.tsv"
+
+for ((w = 1; w <= WARMUP; w++)); do
+	for v in "${CONFIGS[@]}"; do
+		boot "$v" "$OUT/boots/warmup-$v-$w"
+		read -r ms pk wall <<<"$BOOT_RESULT"
+		info "warm-up $v: /init at $ms ms (not counted)"
+	done
+done
+
+# ABBA order: odd rounds boot the configurations in order, even rounds in
+# reverse, so whatever favours the first (or last) boot of a round cancels.
+total=$((RUNS * ${#CONFIGS[@]})) k=0
+for ((i = 1; i <= RUNS; i++)); do
+	order=("${CONFIGS[@]}")
+	((i % 2)) || mapfile -t order < <(printf '%s\n' "${CONFIGS[@]}" | tac)
+	for v in "${order[@]}"; do
+		k=$((k + 1))
+		dir=$OUT/boots/$v-$i
+		boot "$v" "$dir"
+		read -r ms pk wall <<<"$BOOT_RESULT"
+		load1=$(cut -d' ' -f1 /proc/loadavg)
+		freq=$(sed -n 's/^# bst-init started counter=[0-9]* freq=\([0-9]*\).*/\1/p' "$dir/results.log" | head -1)
+		printf '%s\t%s\t%s\n' "$v" "$i" "$ms" >>"$OUT/runs.tsv"
+		[ "$pk" = - ] || printf '%s\t%s\t%s\n' "$v" "$i" "$pk" >>"$OUT/printk.tsv"
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$v" "$i" "$ms" "$pk" "$wall" "$load1" "$freq" >>"$OUT/boots.tsv"
+		printf '    [%2d/%d] %-12s run %2d: /init at %8s ms  (printk %s ms, QEMU %s s, load %s)\n' \
+			"$k" "$total" "$v" "$i" "$ms" "$pk" "$wall" "$load1"
+	done
+done
+
+load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+wall_total=$(awk -v a="$t_start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }')
+[ "$(image_sums)" = "$sums_before" ] ||
+	die "a kernel Image changed during the benchmark (rebuilt?): the results mix two builds; rerun"
+info "load average after: $load_after; wall time ${wall_total}s"
+
+# --- results ---------------------------------------------------------------------
+
+kinfo() {
+	local bdir
+	bdir=$(variant_bdir "$1")
+	printf '%s, %s' "$(cat "$bdir/include/config/kernel.release")" \
+		"$(sed -n 's/^#define UTS_VERSION "\(.*\)"$/\1/p' "$bdir/include/generated/utsversion.h")"
+}
+
+printk_table=""
+if [ "$(wc -l <"$OUT/printk.tsv")" -gt 1 ]; then
+	printk_table=$(python3 "$STATS" "$OUT/printk.tsv" --ref "$OFF" --unit ms)
+fi
+
+meta=(
+	--meta "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
+	--meta "host=$(nproc) CPUs, $(qemu-system-aarch64 --version | head -1)"
+	--meta "guest=QEMU virt, cortex-a76, -smp $CPUS, -m 512, \`${QEMU_ARGS[*]}\`, kernel command line \`$CMDLINE\`"
+	--meta "boots=$RUNS per kernel, interleaved $ON, $OFF, $ON, ...; $WARMUP warm-up boot(s) per kernel not counted"
+	--meta "$ON=recorder on: $(kinfo "$ON"), initramfs $(stat -c %s "$OUT/$ON.cpio") bytes"
+	--meta "$OFF=recorder compiled out: $(kinfo "$OFF"), initramfs $(stat -c %s "$OUT/$OFF.cpio") bytes"
+	--meta "load average=before $load_before, after $load_after"
+	--meta "wall time=${wall_total} s"
+	--meta "reproduce=\`RUNS=$RUNS CPUS=$CPUS WARMUP=$WARMUP scripts/bench/bootstamp-overhead.sh\`"
+)
+notes=()
+if [ -n "$printk_table" ]; then
+	notes+=(--note "$(printf '%s\n\n%s\n\n%s' '## Kernel clock at /init (secondary)' \
+		"printk time of the kernel's \`Run /init as init process\` line, in ms: sched_clock, which counts from about time_init(), so this leaves out counter zero to time_init() (kernel entry and early setup, where patch 4 takes its entry stamp). Raw values: \`printk.tsv\`." \
+		"$(printf '%s\n%s\n%s' '```' "$printk_table" '```')")")
+fi
+notes+=(--note "Per-boot details (QEMU wall time, load average after the boot): \`boots.tsv\`; logs: \`boots/\`.")
+
+say "results ($RUNS boots each; ratio goal <= 1.01)"
+python3 "$STATS" "$OUT/runs.tsv" --ref "$OFF" --unit ms --goal 1.01 \
+	--md "$OUT/results.md" --title "Boot-stamp recorder overhead at boot" \
+	--metric "Time from counter zero (QEMU machine start, no firmware) to /init's first instruction, from /init's \`# bst-init started counter=N freq=F\` line: N / F in ms. Lower is better." \
+	"${meta[@]}" "${notes[@]}"
+if [ -n "$printk_table" ]; then
+	echo
+	echo "kernel clock at 'Run /init as init process' (printk time, ms):"
+	echo "$printk_table"
+fi
+echo
+info "load average before $load_before, after $load_after; wall time ${wall_total}s"
+info "results: ${OUT#"$BST_TOP"/}/results.md, runs.tsv, boots.tsv"
