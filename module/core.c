@@ -96,7 +96,7 @@ static const struct kernel_param_ops bs_freq_ops = {
 };
 
 module_param_cb(freq_hz, &bs_freq_ops, &bs_freq_param, 0444);
-MODULE_PARM_DESC(freq_hz, "Counter frequency in Hz (default: CNTFRQ_EL0)");
+MODULE_PARM_DESC(freq_hz, "Counter frequency in Hz (reads 0 when not given: CNTFRQ_EL0 is used)");
 
 const char *const bs_milestone_names[BS_NR_MILESTONES] = {
 	[BS_KERNEL_ENTRY]	= "kernel_entry",

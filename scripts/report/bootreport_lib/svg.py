@@ -162,12 +162,21 @@ def render(dump, label_top=15, everything=False):
                              x0 + 1, y - 1, x0 + 1, y - 1, escape(name)))
         y += ROW + GAP
 
-    for name, t in stones:
+    # Milestones closer than a label's height share one label, so that
+    # rotated labels never overlap (kernel_entry/start_kernel, the levels).
+    groups = []
+    for name, t in sorted(stones, key=lambda s: s[1]):
         tx = x(t)
         o.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#c00" '
-                 'stroke-dasharray="4,3"/>' % (tx, TOP - 10, tx, axis_y))
+                 'stroke-dasharray="4,3"><title>%s</title></line>' % (
+                     tx, TOP - 10, tx, axis_y, escape(name)))
+        if groups and tx - groups[-1][0] < 10:
+            groups[-1][1].append(name)
+        else:
+            groups.append((tx, [name]))
+    for tx, names in groups:
         o.append('<text x="%.1f" y="%d" fill="#c00" font-size="10" '
                  'transform="rotate(-45 %.1f %d)">%s</text>' % (
-                     tx, TOP - 14, tx, TOP - 14, escape(name)))
+                     tx, TOP - 14, tx, TOP - 14, escape(", ".join(names))))
     o.append("</svg>")
     return "\n".join(o) + "\n"
