@@ -47,7 +47,7 @@ bench-bootstamp: series
 	@$(S)/build-kernel.sh series
 	@$(S)/build-kernel.sh nobootstamp
 	@$(S)/build-guest.sh series
-	@$(S)/bench/bootstamp-overhead.sh
+	@CLOCK=$(or $(CLOCK),host) $(S)/bench/bootstamp-overhead.sh
 
 clean:
 	rm -rf out

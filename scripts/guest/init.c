@@ -105,12 +105,22 @@ static void read_cmdline(void)
 		close(fd);
 }
 
-/* Results go to the virtio console; without one, to the kernel console. */
+/*
+ * Results go to the virtio console; without one, to the kernel console. The
+ * port appears asynchronously (QEMU announces it on the control queue, the
+ * driver adds it from a work item), so /init can win the race: wait for it.
+ */
 static void open_results(void)
 {
-	int fd = open(RESULTS_TTY, O_WRONLY | O_NOCTTY);
 	struct termios tio;
+	int fd, tries;
 
+	for (tries = 0; tries < 500; tries++) {		/* up to 5 s */
+		fd = open(RESULTS_TTY, O_WRONLY | O_NOCTTY);
+		if (fd >= 0 || (errno != ENOENT && errno != ENODEV && errno != ENXIO))
+			break;
+		usleep(10000);
+	}
 	if (fd < 0) {
 		printf("# bst-warning: no %s (%s), results on the console\n",
 		       RESULTS_TTY, strerror(errno));
