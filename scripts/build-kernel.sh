@@ -29,6 +29,6 @@ if [ "$(cat "$bdir/.bootstamp-config" 2>/dev/null)" != "$cfgsum" ] || [ ! -f "$b
 	step "configuring $variant ($(basename -a "${frags[@]}" | tr '\n' ' '))" configure
 	echo "$cfgsum" >"$bdir/.bootstamp-config"
 fi
-step "building $variant kernel in $bdir (cold: ~4 min on 2 cores)" \
+step "building $variant kernel in $bdir (cold: 2-8 min on 2 cores, warm: seconds)" \
 	kmake "$tree" "$bdir" Image modules
 info "$(kmake "$tree" "$bdir" -s kernelrelease) $(du -h "$bdir/arch/arm64/boot/Image" | cut -f1) $(variant_image "$variant")"
