@@ -15,11 +15,10 @@ need_cmd "${CROSS_COMPILE}gcc"
 need_cmd ccache
 
 configure() {
-	mkdir -p "$bdir"
-	kmake "$tree" "$bdir" allnoconfig >/dev/null
+	mkdir -p "$bdir" && kmake "$tree" "$bdir" allnoconfig >/dev/null || return
 	"$tree/scripts/kconfig/merge_config.sh" -m -O "$bdir" "$bdir/.config" "${frags[@]}" >"$bdir/merge_config.log" 2>&1 ||
 		die "merge_config.sh failed: see $bdir/merge_config.log"
-	kmake "$tree" "$bdir" olddefconfig >/dev/null
+	kmake "$tree" "$bdir" olddefconfig >/dev/null || return
 	"$BST_TOP/scripts/check-config.sh" "$bdir/.config" "$tree" "${frags[@]}"
 }
 

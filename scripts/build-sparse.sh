@@ -36,38 +36,15 @@ if sparse_ok "$sparse"; then
 fi
 
 # Only sparse and cgcc are built (HAVE_*=no below), so no -dev library is
-# needed: a C compiler, make and the libc headers.
-missing=()
-for p in gcc make libc6-dev; do
-	dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'ok installed' || missing+=("$p")
-done
-if [ ${#missing[@]} -ne 0 ]; then
-	[ "$(id -u)" -eq 0 ] || die "missing packages: ${missing[*]}
-    run as root:  apt-get install -y --no-install-recommends ${missing[*]}"
-	step "installing ${missing[*]}" \
-		apt-get install -y -q --no-install-recommends "${missing[@]}"
-fi
-
-# The host's Debian mirror, as apt itself reports it (deb822 or one-line
-# sources alike); the private list adds sid's deb-src from that mirror.
-mirror=$(apt-get indextargets --format '$(REPO_URI) $(LABEL)' |
-	awk '$2 == "Debian" { print $1; exit }')
-[ -n "$mirror" ] || die "no Debian mirror in the apt configuration (run apt-get update?)"
+# needed: gcc, make and libc6-dev, which deps.sh installs.
+"$BST_TOP/scripts/deps.sh"
 
 t0=$(date +%s)
 work=$(mktemp -d "${TMPDIR:-/tmp}/bst-sparse.XXXXXX")
 trap 'rm -rf "$work"' EXIT
-mkdir -p "$work/lists/partial" "$work/cache/archives/partial" "$work/src"
-echo "deb-src [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] $mirror sid main" \
-	>"$work/sources.list"
-apt_priv=(-q -o Dir::Etc::SourceList="$work/sources.list"
-	-o Dir::Etc::SourceParts=/dev/null -o Dir::State::Lists="$work/lists"
-	-o Dir::Cache="$work/cache" -o APT::Sandbox::User=root)
-
-index() { apt-get "${apt_priv[@]}" update >"$work/apt.log" 2>&1; }
-step "fetching sid's source index from $mirror" index ||
-	die "apt-get update failed: $(tail -3 "$work/apt.log")"
-ver=$(apt-cache "${apt_priv[@]}" showsrc --only-source sparse |
+mkdir -p "$work/src"
+step "fetching sid's source index" sid_apt "$work" || die "could not set up apt for sid"
+ver=$(apt-cache "${SID_APT[@]}" showsrc --only-source sparse |
 	awk '/^Version:/ { print $2; exit }')
 [ -n "$ver" ] || die "sid has no source package sparse"
 
@@ -75,7 +52,7 @@ ver=$(apt-cache "${apt_priv[@]}" showsrc --only-source sparse |
 # no dpkg-dev. We build the pristine upstream tarball: Debian's two patches
 # only add --as-needed and hard-code gcc-16, which bookworm does not have.
 fetch() {
-	(cd "$work/src" && apt-get "${apt_priv[@]}" source --download-only sparse) \
+	(cd "$work/src" && apt-get "${SID_APT[@]}" source --download-only sparse) \
 		>>"$work/apt.log" 2>&1 &&
 		tar -xzf "$work"/src/sparse_*.orig.tar.gz -C "$work/src"
 }

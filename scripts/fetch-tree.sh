@@ -9,33 +9,10 @@
 
 PKG=linux-source-7.2
 
-# The first Debian mirror that /etc/apt already names for the main archive.
-system_mirror() {
-	local f
-	for f in /etc/apt/sources.list.d/*.sources; do
-		[ -e "$f" ] || continue
-		awk '/^URIs:/ { u = $2 } /^Suites:/ && !/security/ && u { print u; exit }' "$f"
-	done
-	for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
-		[ -e "$f" ] || continue
-		awk '$1 == "deb" && $0 !~ /security/ { for (i = 2; i <= NF; i++) if ($i ~ /^[a-z]+:\/\//) { print $i; exit } }' "$f"
-	done
-}
-
 download_deb() {
-	local dir=$1 mirror
-	mirror=$(system_mirror | grep -m1 /debian) ||
-		die "no Debian mirror found in /etc/apt; add one or pass KSRC=/path/to/tree"
-	info "mirror from /etc/apt: $mirror (suite sid, private apt state)"
-	mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial"
-	printf 'deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] %s sid main\n' \
-		"$mirror" >"$dir/sid.list"
-	local apt_opts=(-q -o Dir::Etc::SourceList="$dir/sid.list"
-		-o Dir::Etc::SourceParts=/dev/null -o Dir::State::Lists="$dir/lists"
-		-o Dir::Cache="$dir/cache" -o APT::Sandbox::User=root)
-	apt-get "${apt_opts[@]}" update >"$dir/apt-update.log" 2>&1 ||
-		die "apt-get update for sid failed: see $dir/apt-update.log"
-	(cd "$dir" && apt-get "${apt_opts[@]}" download "$PKG") >"$dir/apt-download.log" 2>&1 ||
+	local dir=$1
+	sid_apt "$dir" || return
+	(cd "$dir" && apt-get "${SID_APT[@]}" download "$PKG") >"$dir/apt-download.log" 2>&1 ||
 		die "apt-get download $PKG failed: see $dir/apt-download.log"
 }
 
@@ -44,11 +21,11 @@ extract_tree() {
 	deb=$(ls "$dir"/${PKG}_*.deb)
 	info "package: $(basename "$deb")"
 	tmp=$KSRC.tmp
-	rm -rf "$tmp" && mkdir -p "$tmp"
-	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$tmp" ./usr/src/$PKG.tar.xz
-	tar -xJf "$tmp/usr/src/$PKG.tar.xz" -C "$tmp"
-	mv "$tmp/$PKG" "$KSRC"
-	rm -rf "$tmp"
+	# Each step checked: a partial tree must never get the base tag.
+	rm -rf "$tmp" && mkdir -p "$tmp" || return
+	dpkg-deb --fsys-tarfile "$deb" | tar -x -C "$tmp" ./usr/src/$PKG.tar.xz || return
+	tar -xJf "$tmp/usr/src/$PKG.tar.xz" -C "$tmp" || return
+	mv "$tmp/$PKG" "$KSRC" && rm -rf "$tmp"
 }
 
 # The tarball's .gitignore ends with Debian's "ignore everything at the top
@@ -56,15 +33,14 @@ extract_tree() {
 # because the tarball is pristine source and files tracked upstream may match
 # other ignore patterns.
 make_git_repo() {
-	cd "$KSRC"
-	sed -i '/^# Debian packaging: ignore everything/,$d' .gitignore
-	git init -q -b bootstamp-base-branch
-	git config gc.auto 0
-	git config user.name "bootstamp harness"
-	git config user.email "bootstamp@localhost"
-	git add -A -f
+	cd "$KSRC" || return
+	sed -i '/^# Debian packaging: ignore everything/,$d' .gitignore || return
+	git init -q -b bootstamp-base-branch && git config gc.auto 0 &&
+		git config user.name "bootstamp harness" &&
+		git config user.email "bootstamp@localhost" || return
+	git add -A -f || return
 	git commit -q -m "Debian linux-source-7.2 $(make -s kernelversion) (base for the bootstamp series)" \
-		-m "Extracted from the Debian package; the Debian ignore-all block was removed from .gitignore."
+		-m "Extracted from the Debian package; the Debian ignore-all block was removed from .gitignore." || return
 	git tag "$BST_BASE_TAG"
 }
 

@@ -47,6 +47,8 @@ warn() { printf '%swarning:%s %s\n' "$_r" "$_n" "$*" >&2; }
 die()  { printf '%serror:%s %s\n' "$_r" "$_n" "$*" >&2; exit 1; }
 
 # step "what" cmd args...: announce a long step, run it, say how long it took.
+# The command runs in a "||" context, where bash ignores set -e inside
+# functions: a function given to step must check its own commands.
 step() {
 	local what=$1 t0 rc=0
 	shift
@@ -112,6 +114,27 @@ write_expect() {
 		"$(cat "$bdir/include/config/kernel.release")" \
 		"$(sed -n 's/^#define UTS_VERSION "\(.*\)"$/\1/p' "$bdir/include/generated/utsversion.h")" \
 		"$(grep -q '^CONFIG_BOOTSTAMP=y' "$bdir/.config" && echo y || echo n)"
+}
+
+# sid_apt DIR: private apt state in DIR for Debian sid (deb and deb-src) on
+# the mirror this machine already uses, as apt itself reports it; /etc/apt
+# and the host's package lists stay untouched. Sets SID_APT, the options to
+# give apt-get and apt-cache, and downloads the indexes.
+sid_apt() {
+	local dir=$1 mirror key=/usr/share/keyrings/debian-archive-keyring.gpg
+	mirror=$(apt-get indextargets --format '$(REPO_URI) $(LABEL)' |
+		awk '$2 == "Debian" { print $1; exit }')
+	[ -n "$mirror" ] ||
+		die "no Debian mirror in this machine's apt sources (run apt-get update, or pass KSRC=)"
+	mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial" || return
+	printf 'deb [signed-by=%s] %s sid main\ndeb-src [signed-by=%s] %s sid main\n' \
+		"$key" "$mirror" "$key" "$mirror" >"$dir/sid.list" || return
+	SID_APT=(-q -o Dir::Etc::SourceList="$dir/sid.list"
+		-o Dir::Etc::SourceParts=/dev/null -o Dir::State::Lists="$dir/lists"
+		-o Dir::Cache="$dir/cache" -o APT::Sandbox::User=root)
+	info "mirror from this machine's apt sources: $mirror (suite sid, private apt state)"
+	apt-get "${SID_APT[@]}" update >"$dir/apt-update.log" 2>&1 ||
+		die "apt-get update for sid failed: see $dir/apt-update.log"
 }
 
 need_cmd() {
