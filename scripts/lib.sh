@@ -142,6 +142,15 @@ need_cmd() {
 		die "'$1' is missing: run 'make deps' (as root) first"
 }
 
+# record_rows: record every tab-separated "status name detail" row on stdin
+# (what ktap.py and console-check.py print).
+record_rows() {
+	local status name detail
+	while IFS=$'\t' read -r status name detail; do
+		record "$status" "$name" "$detail"
+	done
+}
+
 # --- the series ------------------------------------------------------------
 
 # The patch files of the series, in order (the cover letter is not a patch).

@@ -29,16 +29,15 @@ run_boot() {
 	fi
 	# Any oops, warning or panic on the console fails the boot, but for the
 	# known upstream bugs of selftests/known-splats (recorded as skips).
-	while IFS=$'\t' read -r status tname detail; do
-		record "$status" "$tname" "$detail"
-	done < <(python3 "$BST_TOP/scripts/console-check.py" "$out/console.log" \
-		 "$BST_TOP/selftests/known-splats" "$name")
+	python3 "$BST_TOP/scripts/console-check.py" "$out/console.log" \
+		"$BST_TOP/selftests/known-splats" "$name" | record_rows
 	extract_files "$out/results.log" "$out/dump"
 	run_host_checks "$out" "$tests"
-	while IFS=$'\t' read -r status tname detail; do
-		record "$status" "$tname" "$detail"
-	done < <(python3 "$BST_TOP/scripts/ktap.py" "$out/results.log" "$name" "$tests"
-		 [ -s "$out/host.log" ] && python3 "$BST_TOP/scripts/ktap.py" "$out/host.log" "$name" "$(host_checks "$out" "$tests")")
+	python3 "$BST_TOP/scripts/ktap.py" "$out/results.log" "$name" "$tests" | record_rows
+	if [ -s "$out/host.log" ]; then
+		python3 "$BST_TOP/scripts/ktap.py" "$out/host.log" "$name" \
+			"$(host_checks "$out" "$tests")" | record_rows
+	fi
 }
 
 # A test directory may ship an executable "host-check": it runs on the host
