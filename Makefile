@@ -6,7 +6,8 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: help demo check deps tree series build guest export bench-bootstamp clean distclean
+.PHONY: help demo check deps tree series build guest export b4-prep b4-send b4-export \
+	bench-bootstamp clean distclean
 
 help:
 	@echo "make demo      fetch, patch, build, boot QEMU virt, show the boot report"
@@ -14,6 +15,8 @@ help:
 	@echo "make check BOOT=series-smp4   only the named boots of selftests/plan"
 	@echo "make deps | tree | series | build | guest   the single steps"
 	@echo "make export    write the series worktree's commits back to patches/"
+	@echo "make b4-prep | b4-send | b4-export   the b4 branch: make it from patches/,"
+	@echo "               write its mails to out/outgoing, write it back to patches/"
 	@echo "make bench-bootstamp   boot time with the recorder on vs off (interleaved)"
 	@echo "make clean     drop out/ (results); distclean also drops the cache"
 
@@ -41,6 +44,15 @@ guest: build
 
 export:
 	@$(S)/export-series.sh
+
+b4-prep: tree
+	@$(S)/upstream/b4-prep.sh
+
+b4-send:
+	@$(S)/upstream/b4-send.sh
+
+b4-export:
+	@$(S)/upstream/b4-export.sh
 
 bench-bootstamp: series
 	@$(S)/build-sparse.sh

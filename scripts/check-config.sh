@@ -3,15 +3,15 @@
 # check-config.sh DOTCONFIG TREE FRAGMENT...: fail when an option a fragment
 # asks for is not in the final .config with that value. merge_config.sh only
 # warns, and olddefconfig silently drops options whose dependencies are unmet.
-# On the unpatched base tree, options that only the series defines (no Kconfig
-# entry in TREE) are reported and allowed, so baseline and series are built
-# from the same fragments.
+# On any tree but the whole series (the unpatched base, a commit within the
+# series), options the tree does not define (no Kconfig entry in TREE) are
+# reported and allowed, so every build uses the same fragments.
 . "$(dirname "$0")/lib.sh"
 
 dotconfig=$1 tree=$2
 shift 2
-base_tree=0
-[ "$(cd "$tree" && pwd -P)" = "$(cd "$KSRC" && pwd -P)" ] && base_tree=1
+partial_tree=1
+[ "$(cd "$tree" && pwd -P)" = "$(cd "$BST_SERIES_TREE" && pwd -P)" ] && partial_tree=0
 
 # Is CONFIG_NAME defined by some Kconfig file of the tree?
 defined_in_tree() {
@@ -28,7 +28,7 @@ while IFS= read -r want; do
 	name=${want%%=*}
 	got=$(awk -F= -v n="$name" '$1 == n { print; exit }' <<<"$have")
 	got=${got:-$name=n}
-	if [ "$got" != "$want" ] && [ "$base_tree" -eq 1 ] && ! defined_in_tree "$name"; then
+	if [ "$got" != "$want" ] && [ "$partial_tree" -eq 1 ] && ! defined_in_tree "$name"; then
 		info "$name: not in the unpatched tree (the series adds it)"
 	elif [ "$got" != "$want" ]; then
 		printf '    %s requested, but the final config has %s\n' "$want" "$got" >&2

@@ -71,6 +71,8 @@ stage "host: Debian packages installed" "$S/deps.sh"
 stage "host: kernel tree ready" "$S/fetch-tree.sh"
 stage "host: patches/ applies to the base with git am" "$S/apply-series.sh"
 "$S/static-checks.sh"
+"$S/docs-checks.sh" || record fail "documentation gates" "docs-checks.sh stopped early"
+"$S/upstream/roundtrip-check.sh" || record fail "upstream workflow" "roundtrip-check.sh stopped early"
 report_unit_tests
 stage "host: sparse for this tree (scripts/build-sparse.sh)" "$S/build-sparse.sh"
 for v in $variants; do
@@ -78,5 +80,6 @@ for v in $variants; do
 	stage "host: guest programs build for $v" "$S/build-guest.sh" "$v"
 done
 "$S/compile-checks.sh" || record fail "sparse and W=1" "compile-checks.sh stopped early"
+"$S/bisect-builds.sh" || record fail "bisect builds" "bisect-builds.sh stopped early"
 "$S/run-boots.sh" "$@" || record fail "boots" "run-boots.sh stopped early"
 summary

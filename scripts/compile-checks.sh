@@ -1,19 +1,28 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# compile-checks.sh: sparse (C=2) and W=1 on every .c file the series adds
-# or changes, built once on the base tree and once on the series, in the
-# baseline and series O= directories. A warning the series adds fails that
-# file; warnings the base already has do not. Line numbers are ignored in the
-# comparison, since the series moves code.
+# compile-checks.sh [VARIANT REVS LABEL]: sparse (C=2) and W=1 on every .c
+# file REVS (default: the whole series) adds or changes, built once on the
+# base tree and once on the VARIANT's tree (default: series) as it is checked
+# out, in the baseline and VARIANT O= directories. A warning the change adds
+# fails that file; warnings the base already has do not. Line numbers are
+# ignored in the comparison, since the series moves code.
 . "$(dirname "$0")/lib.sh"
 
 : "${BST_RESULTS:?compile-checks.sh records into BST_RESULTS}"
-out=$BST_OUT/check/compile-checks
+variant=${1:-series}
+revs=${2:-$BST_BASE_TAG..HEAD}
+label=${3:-series}
+tree=$(variant_tree "$variant")
+out=$BST_OUT/check/compile-checks/$variant
 mkdir -p "$out"
 
-mapfile -t files < <(git -C "$BST_SERIES_TREE" diff --name-only --diff-filter=AM \
-	"$BST_BASE_TAG"..HEAD -- '*.c')
-[ ${#files[@]} -gt 0 ] || { record skip "sparse and W=1" "the series changes no .c file"; exit 0; }
+if [[ $revs == *..* ]]; then
+	mapfile -t files < <(git -C "$tree" diff --name-only --diff-filter=AM "$revs" -- '*.c')
+else
+	mapfile -t files < <(git -C "$tree" diff-tree --no-commit-id --name-only -r \
+		--diff-filter=AM "$revs" -- '*.c')
+fi
+[ ${#files[@]} -gt 0 ] || { record skip "sparse and W=1: $label" "it changes no .c file"; exit 0; }
 
 # warnings TREE BDIR LOG FILE...: build the objects with C=2 W=1 and keep
 # their diagnostics, relative to the tree, without line and column numbers.
@@ -30,17 +39,22 @@ base_files=()
 for f in "${files[@]}"; do
 	[ -f "$KSRC/$f" ] && base_files+=("$f")
 done
-warnings "$KSRC" "$(variant_bdir baseline)" "$out/base.log" "${base_files[@]}" >"$out/base.txt"
-warnings "$BST_SERIES_TREE" "$(variant_bdir series)" "$out/series.log" "${files[@]}" >"$out/series.txt"
+# (No objects would make kbuild check the whole tree.)
+if [ ${#base_files[@]} -gt 0 ]; then
+	warnings "$KSRC" "$(variant_bdir baseline)" "$out/base.log" "${base_files[@]}" >"$out/base.txt"
+else
+	: >"$out/base.txt"
+fi
+warnings "$tree" "$(variant_bdir "$variant")" "$out/series.log" "${files[@]}" >"$out/series.txt"
 grep -q 'sparse is not available' "$out/series.log" &&
 	die "kbuild disabled C=2: $BST_SPARSE cannot parse this tree (run scripts/build-sparse.sh)"
 
 for f in "${files[@]}"; do
 	new=$(comm -13 "$out/base.txt" "$out/series.txt" | grep -F "$f:" || true)
 	if [ -z "$new" ]; then
-		record pass "sparse and W=1: $f: no new warnings"
+		record pass "sparse and W=1: $label: $f: no new warnings"
 	else
 		echo "$new" | sed 's/^/    /'
-		record fail "sparse and W=1: $f: new warnings" "$(echo "$new" | head -1)"
+		record fail "sparse and W=1: $label: $f: new warnings" "$(echo "$new" | head -1)"
 	fi
 done

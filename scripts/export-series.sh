@@ -14,10 +14,8 @@ n=$(git rev-list --count "$BST_BASE_TAG"..HEAD)
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-git format-patch -q --no-signature --zero-commit -o "$tmp" "$BST_BASE_TAG"..HEAD
-# Replace the numbered patches; the cover letter (0000-) stays as it is.
-series_patches | xargs -r rm -f
-cp "$tmp"/*.patch "$BST_TOP/patches/"
+write_patches "$tmp" "$BST_BASE_TAG"..HEAD
+install_patches "$tmp"	# the cover letter stays as it is
 # The worktree now holds exactly patches/: apply-series.sh need not redo it.
 series_stamp >"$(git rev-parse --git-path bootstamp-series.stamp)"
 info "exported $n patches from $BST_SERIES_TREE to patches/"

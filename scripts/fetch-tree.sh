@@ -37,7 +37,7 @@ make_git_repo() {
 	sed -i '/^# Debian packaging: ignore everything/,$d' .gitignore || return
 	git init -q -b bootstamp-base-branch && git config gc.auto 0 &&
 		git config user.name "bootstamp harness" &&
-		git config user.email "bootstamp@localhost" || return
+		git config user.email "bootstamp@example.org" || return
 	git add -A -f || return
 	git commit -q -m "Debian linux-source-7.2 $(make -s kernelversion) (base for the bootstamp series)" \
 		-m "Extracted from the Debian package; the Debian ignore-all block was removed from .gitignore." || return

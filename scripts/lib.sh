@@ -20,6 +20,10 @@ BST_BASE_TAG=${BST_BASE_TAG:-bootstamp-base}
 # object the series does not change.
 BST_SERIES_ROOT=$BST_CACHE/series
 BST_SERIES_TREE=$BST_SERIES_ROOT/src/$(basename "$KSRC")
+# Two more worktrees of KSRC: the b4 prep branch (scripts/upstream/) and the
+# per-patch builds (scripts/bisect-builds.sh, same mirrored layout).
+BST_B4_TREE=$BST_CACHE/b4/src/$(basename "$KSRC")
+BST_BISECT_ROOT=$BST_CACHE/bisect
 BST_GUEST=$BST_CACHE/build/guest	# init and selftest binaries (any variant)
 BST_SPARSE=$BST_CACHE/tools/sparse/bin/sparse	# scripts/build-sparse.sh
 
@@ -86,6 +90,7 @@ variant_tree() {
 	case $(variant_line "$1" | awk '{ print $2 }') in
 	base)   echo "$KSRC" ;;
 	series) echo "$BST_SERIES_TREE" ;;
+	bisect) echo "$BST_BISECT_ROOT/src/$(basename "$KSRC")" ;;
 	*)      die "variant '$1' names an unknown tree" ;;
 	esac
 }
@@ -99,6 +104,7 @@ variant_fragments() {
 variant_bdir() {
 	case $(variant_line "$1" | awk '{ print $2 }') in
 	base)   echo "$BST_CACHE/build/$1" ;;
+	bisect) echo "$BST_BISECT_ROOT/build/$1" ;;
 	*)      echo "$BST_SERIES_ROOT/build/$1" ;;
 	esac
 }
@@ -166,6 +172,63 @@ series_stamp() {
 		git -C "$KSRC" rev-parse "$BST_BASE_TAG^{commit}"
 		series_patches | while read -r p; do cat "$p"; done
 	} | sha256sum | cut -d' ' -f1
+}
+
+# ensure_worktree DIR: a git worktree of KSRC at DIR (detached at the base
+# tag when new). Callers check out what they need.
+ensure_worktree() {
+	[ -e "$1/.git" ] && return
+	step "creating worktree $1 (about 20 s)" \
+		git -C "$KSRC" worktree add -q --force --detach "$1" "$BST_BASE_TAG"
+}
+
+# write_patches DIR REVS...: the commits as patch files in DIR, the one
+# format of patches/ (no commit ids, no signature, so exports are stable).
+write_patches() {
+	local dir=$1
+	shift
+	git format-patch -q --no-signature --zero-commit -o "$dir" "$@"
+}
+
+# install_patches DIR: replace the numbered patches of patches/ with DIR's.
+# The cover letter is replaced only when DIR has one.
+install_patches() {
+	series_patches | xargs -r rm -f
+	cp "$1"/*.patch "$BST_TOP/patches/"
+}
+
+# patch_identity FILE: what must survive a round trip of one patch mail:
+# author, subject without its [PATCH] prefix, message and diff (not the
+# date, message id, file name or the prefix's numbering).
+patch_identity() {
+	local tmp
+	tmp=$(mktemp -d) || return
+	git mailinfo "$tmp/msg" "$tmp/diff" <"$1" | grep -v '^Date:'
+	cat "$tmp/msg" "$tmp/diff"
+	rm -rf "$tmp"
+}
+
+# same_series DIR_A DIR_B: do the two directories hold the same series (the
+# same patches in the same order, and the same cover letter)? Prints what
+# differs.
+same_series() {
+	local a b rc=0
+	mapfile -t a < <(find "$1" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' ! -name '0000-*' | sort)
+	mapfile -t b < <(find "$2" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' ! -name '0000-*' | sort)
+	if [ ${#a[@]} -ne ${#b[@]} ]; then
+		info "${#a[@]} patches in $1, ${#b[@]} in $2"
+		return 1
+	fi
+	for i in "${!a[@]}"; do
+		diff -u <(patch_identity "${a[i]}") <(patch_identity "${b[i]}") >/dev/null ||
+			{ info "patch $((i + 1)) differs: $(basename "${a[i]}") vs $(basename "${b[i]}")"; rc=1; }
+	done
+	if [ -f "$1/0000-cover-letter.patch" ] || [ -f "$2/0000-cover-letter.patch" ]; then
+		diff -u <("$BST_TOP/scripts/upstream/cover.py" identity "$1/0000-cover-letter.patch") \
+			<("$BST_TOP/scripts/upstream/cover.py" identity "$2/0000-cover-letter.patch") |
+			sed 's/^/    /' || rc=1
+	fi
+	return "$rc"
 }
 
 # --- the test plan -----------------------------------------------------------

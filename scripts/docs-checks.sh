@@ -1,0 +1,91 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# docs-checks.sh: the documentation gates, one result each.
+#  - kernel-doc -Wall on every .c/.h file the series adds or changes: no
+#    warning the base tree's version of the file does not have; module/
+#    sources: no warning at all;
+#  - the Documentation/ABI entries of this repository validate with the
+#    tree's get_abi.py;
+#  - this repository's reStructuredText builds with Sphinx, warnings fatal;
+#  - make htmldocs for the Documentation/ directories the series touches.
+. "$(dirname "$0")/lib.sh"
+
+: "${BST_RESULTS:?docs-checks.sh records into BST_RESULTS}"
+out=$BST_OUT/check/docs
+rm -rf "$out"
+mkdir -p "$out"
+kdoc=$BST_SERIES_TREE/scripts/kernel-doc
+
+# kdoc_warnings TREE FILE: kernel-doc's complaints, without line numbers.
+kdoc_warnings() {
+	[ -f "$1/$2" ] || return 0
+	(cd "$1" && "$kdoc" -none -Wall "$2" 2>&1) | sed -E 's/:[0-9]+([: ])/:\1/' | sort -u
+}
+
+mapfile -t files < <(git -C "$BST_SERIES_TREE" diff --name-only --diff-filter=AM \
+	"$BST_BASE_TAG"..HEAD -- '*.c' '*.h')
+for f in "${files[@]}"; do
+	new=$(comm -13 <(kdoc_warnings "$KSRC" "$f") <(kdoc_warnings "$BST_SERIES_TREE" "$f"))
+	if [ -z "$new" ]; then
+		record pass "kernel-doc -Wall: $f: no new warnings"
+	else
+		echo "$new" | sed 's/^/    /'
+		record fail "kernel-doc -Wall: $f: new warnings" "$(echo "$new" | head -1)"
+	fi
+done
+for f in "$BST_TOP"/module/*.[ch]; do
+	log=$("$kdoc" -none -Wall "$f" 2>&1)
+	if [ -z "$log" ]; then
+		record pass "kernel-doc -Wall: module/$(basename "$f")"
+	else
+		echo "$log" | sed 's/^/    /'
+		record fail "kernel-doc -Wall: module/$(basename "$f")" "$(echo "$log" | head -1)"
+	fi
+done
+
+# get_abi.py prints its complaints and exits 0: the output is the verdict.
+log=$("$BST_SERIES_TREE/tools/docs/get_abi.py" -D "$BST_TOP/Documentation/ABI" validate 2>&1)
+n=$(grep -c '^What:' "$BST_TOP"/Documentation/ABI/*/* || true)
+if [ -z "$log" ] && [ "$n" -gt 0 ]; then
+	record pass "get_abi.py validate: Documentation/ABI ($n entries)"
+else
+	echo "$log" | sed 's/^/    /'
+	record fail "get_abi.py validate: Documentation/ABI" "${log:-no entries found}"
+fi
+
+# The repository's own pages: no conf.py of their own, kernel settings that
+# matter (no smart quotes), every warning an error, every reference checked.
+if sphinx-build -q -C -W -n --keep-going -D root_doc=admin-guide/index \
+	-D exclude_patterns=ABI -D smartquotes=0 -b html \
+	"$BST_TOP/Documentation" "$out/html" >"$out/sphinx.log" 2>&1; then
+	record pass "sphinx -W -n: Documentation/ of this repository"
+else
+	sed 's/^/    /' "$out/sphinx.log"
+	record fail "sphinx -W -n: Documentation/ of this repository" "$(grep -m1 -i 'warning\|error' "$out/sphinx.log")"
+fi
+
+# htmldocs for what the series changes below Documentation/ (a directory with
+# an index.rst, as SPHINXDIRS wants), compared with the base tree.
+mapfile -t dirs < <(git -C "$BST_SERIES_TREE" diff --name-only "$BST_BASE_TAG"..HEAD -- Documentation |
+	while read -r f; do
+		d=$(dirname "$f")
+		while [ "$d" != Documentation ] && [ ! -f "$BST_SERIES_TREE/$d/index.rst" ]; do
+			d=$(dirname "$d")
+		done
+		echo "${d#Documentation/}"
+	done | sort -u)
+if [ ${#dirs[@]} -eq 0 ]; then
+	record skip "htmldocs: Documentation/ of the series" "the series changes no file below Documentation/"
+	exit 0
+fi
+sphinx_warnings() {
+	kmake "$1" "$out/htmldocs-$2" SPHINXDIRS="${dirs[*]}" htmldocs >"$out/htmldocs-$2.log" 2>&1 || true
+	grep -E 'WARNING|ERROR' "$out/htmldocs-$2.log" | sed -E -e "s|^$1/||" -e 's/:[0-9]+:/:/' | sort -u
+}
+new=$(comm -13 <(sphinx_warnings "$KSRC" base) <(sphinx_warnings "$BST_SERIES_TREE" series))
+if [ -z "$new" ]; then
+	record pass "htmldocs SPHINXDIRS=\"${dirs[*]}\": no new warnings"
+else
+	echo "$new" | sed 's/^/    /'
+	record fail "htmldocs SPHINXDIRS=\"${dirs[*]}\": new warnings" "$(echo "$new" | head -1)"
+fi

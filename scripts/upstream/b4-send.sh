@@ -1,0 +1,22 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# b4-send.sh [DIR]: write the mails `b4 send` would send for the b4 prep
+# branch into DIR (default out/outgoing), offline and unsigned. b4 0.12
+# picks the kernel.org web endpoint, which needs a patatt signature even for
+# -o, unless sendemail.smtpserver is set: it is set for this command only
+# (a dry run never connects). The real send is yours: see
+# scripts/upstream/README.md.
+. "$(dirname "$0")/../lib.sh"
+
+dir=$(realpath -m "${1:-$BST_OUT/outgoing}")
+need_cmd b4
+[ -e "$BST_B4_TREE/.git" ] || die "no b4 prep branch: run 'make b4-prep' first"
+cd "$BST_B4_TREE"
+rm -rf "$dir"
+GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=sendemail.smtpserver GIT_CONFIG_VALUE_0=localhost \
+	b4 --offline-mode send --no-sign -o "$dir" >"$BST_CACHE/b4-send.log" 2>&1 ||
+	{ sed 's/^/    /' "$BST_CACHE/b4-send.log" >&2; die "b4 send -o failed"; }
+info "$(find "$dir" -name '*.eml' | wc -l) mails in $dir:"
+for f in "$dir"/*.eml; do
+	info "  $(basename "$f"): $(sed -n 's/^Subject: //p' "$f" | head -1)"
+done
