@@ -7,7 +7,7 @@ SHELL := /bin/bash
 S := scripts
 
 .PHONY: help demo check deps tree series build guest export b4-prep b4-send b4-export \
-	bench-bootstamp clean distclean
+	bench-bootstamp bench-console clean distclean
 
 help:
 	@echo "make demo      fetch, patch, build, boot QEMU virt, show the boot report"
@@ -18,6 +18,8 @@ help:
 	@echo "make b4-prep | b4-send | b4-export   the b4 branch: make it from patches/,"
 	@echo "               write its mails to out/outgoing, write it back to patches/"
 	@echo "make bench-bootstamp   boot time with the recorder on vs off (interleaved)"
+	@echo "make bench-console     boot time with a slow serial console: unpatched, series,"
+	@echo "               loglevel=1, the seed's one-liner, earlycon (slow-UART model)"
 	@echo "make clean     drop out/ (results); distclean also drops the cache"
 
 demo:
@@ -60,6 +62,15 @@ bench-bootstamp: series
 	@$(S)/build-kernel.sh nobootstamp
 	@$(S)/build-guest.sh series
 	@CLOCK=$(or $(CLOCK),host) $(S)/bench/bootstamp-overhead.sh
+
+LAB_TREES := slowuart-base slowuart-series slowuart-oneliner
+
+bench-console: series
+	@$(S)/build-sparse.sh
+	@$(S)/build-kernel.sh series
+	@for t in $(LAB_TREES); do $(S)/bench/lab-tree.sh $$t && $(S)/build-kernel.sh $$t || exit; done
+	@$(S)/build-guest.sh series
+	@$(S)/bench/console-boot.sh
 
 clean:
 	rm -rf out

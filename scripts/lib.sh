@@ -24,6 +24,8 @@ BST_SERIES_TREE=$BST_SERIES_ROOT/src/$(basename "$KSRC")
 # per-patch builds (scripts/bisect-builds.sh, same mirrored layout).
 BST_B4_TREE=$BST_CACHE/b4/src/$(basename "$KSRC")
 BST_BISECT_ROOT=$BST_CACHE/bisect
+# Benchmark-only trees (scripts/bench/lab/trees), same layout again.
+lab_tree() { echo "$BST_CACHE/lab/$1/src/$(basename "$KSRC")"; }
 BST_GUEST=$BST_CACHE/build/guest	# init and selftest binaries (any variant)
 BST_SPARSE=$BST_CACHE/tools/sparse/bin/sparse	# scripts/build-sparse.sh
 
@@ -91,6 +93,7 @@ variant_tree() {
 	base)   echo "$KSRC" ;;
 	series) echo "$BST_SERIES_TREE" ;;
 	bisect) echo "$BST_BISECT_ROOT/src/$(basename "$KSRC")" ;;
+	lab:*)  lab_tree "$(variant_line "$1" | awk '{ print substr($2, 5) }')" ;;
 	*)      die "variant '$1' names an unknown tree" ;;
 	esac
 }
@@ -105,6 +108,7 @@ variant_bdir() {
 	case $(variant_line "$1" | awk '{ print $2 }') in
 	base)   echo "$BST_CACHE/build/$1" ;;
 	bisect) echo "$BST_BISECT_ROOT/build/$1" ;;
+	lab:*)  echo "$(dirname "$(dirname "$(variant_tree "$1")")")/build/$1" ;;
 	*)      echo "$BST_SERIES_ROOT/build/$1" ;;
 	esac
 }

@@ -16,6 +16,7 @@
 # It never builds: both kernels and the guest programs must exist. Results
 # go to out/bench/bootstamp-overhead-$CLOCK/ (runs.tsv, results.md, boots/ logs).
 . "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/lib.sh"
 
 RUNS=${RUNS:-11}
 CPUS=${CPUS:-4}
@@ -51,36 +52,21 @@ need_cmd python3
 # --- preflight: everything must already be built ------------------------------
 
 check_variant() {
-	local v=$1 want=$2 have=n bdir image
-	bdir=$(variant_bdir "$v")
-	image=$(variant_image "$v")
-	if pgrep -f -- "O=$bdir " >/dev/null; then
-		die "the $v kernel is being built right now ($bdir): wait until that build has finished, then rerun"
-	fi
-	if [ ! -f "$image" ] || [ ! -x "$bdir/usr/gen_init_cpio" ]; then
-		die "the $v kernel is not built ($image missing): run 'scripts/build-kernel.sh $v', then rerun"
-	fi
-	grep -q '^CONFIG_BOOTSTAMP=y' "$bdir/.config" && have=y
+	local v=$1 want=$2 have=n
+	bench_check_built "$v"
+	grep -q '^CONFIG_BOOTSTAMP=y' "$(variant_bdir "$v")/.config" && have=y
 	[ "$have" = "$want" ] ||
-		die "$bdir/.config: CONFIG_BOOTSTAMP should be '$want' for the $v kernel; rebuild it with 'scripts/build-kernel.sh $v'"
+		die "$(variant_bdir "$v")/.config: CONFIG_BOOTSTAMP should be '$want' for the $v kernel; rebuild it with 'scripts/build-kernel.sh $v'"
 }
 check_variant "$ON" y
 check_variant "$OFF" n
-grep -aq '# bst-init started counter=' "$BST_GUEST/init" 2>/dev/null ||
-	die "$BST_GUEST/init does not print the counter line: run 'scripts/build-guest.sh $ON', then rerun"
-
-image_sums() {
-	local v
-	for v in "${CONFIGS[@]}"; do
-		cksum "$(variant_image "$v")"
-	done
-}
+bench_check_init
 
 # --- setup ---------------------------------------------------------------------
 
 rm -rf "$OUT"
 mkdir -p "$OUT/boots"
-sums_before=$(image_sums)
+sums_before=$(bench_image_sums "${CONFIGS[@]}")
 load_before=$(cut -d' ' -f1-3 /proc/loadavg)
 t_start=$(date +%s.%N)
 say "bootstamp overhead: $ON (on) vs $OFF (off), $RUNS boots each, -smp $CPUS, ${QEMU_ARGS[*]}"
@@ -94,28 +80,9 @@ for v in "${CONFIGS[@]}"; do
 	info "$v: $(variant_image "$v") ($(stat -c %s "$(variant_image "$v")") bytes), initramfs $(stat -c %s "$OUT/$v.cpio") bytes"
 done
 
-# --- one boot --------------------------------------------------------------------
-
-# boot VARIANT DIR: boot once; leaves "INIT_MS PRINTK_MS WALL_S" in $BOOT_RESULT.
-# Stops the benchmark unless QEMU exited 0 and the guest reached "# bst-done".
+# boot VARIANT DIR: one measured boot (bench_boot) with this benchmark's setup.
 boot() {
-	local v=$1 dir=$2 rc=0 t0 t1 ms pk
-	t0=$(date +%s.%N)
-	boot_guest "$v" "${INITRD[$v]}" "$CPUS" "$dir" "$CMDLINE" "${QEMU_ARGS[@]}" || rc=$?
-	t1=$(date +%s.%N)
-	if [ "$rc" -ne 0 ]; then
-		die "$v boot in $dir: QEMU exit $rc$([ "$rc" -eq 124 ] && echo " (timeout ${QEMU_TIMEOUT}s)"); see $dir/console.log and $dir/qemu.log"
-	fi
-	grep -q '^# bst-done' "$dir/results.log" ||
-		die "$v boot in $dir: the guest never printed '# bst-done'; see $dir/console.log and $dir/results.log"
-	ms=$(init_start_ms "$dir/results.log")
-	[ -n "$ms" ] ||
-		die "$v boot in $dir: no '# bst-init started counter=N freq=F' line in results.log; run 'scripts/build-guest.sh $ON'"
-	# The kernel clock when it starts /init: printk time of "Run /init as
-	# init process" (sched_clock, from about time_init()), "-" if absent.
-	pk=$(tr -d '\r' <"$dir/console.log" | sed -n 's/^\[ *\([0-9.]*\)\] Run \/init as init process$/\1/p' | head -1)
-	BOOT_RESULT=$(awk -v ms="$ms" -v pk="${pk:--}" -v t0="$t0" -v t1="$t1" 'BEGIN {
-		printf "%s %s %.3f", ms, pk == "-" ? "-" : sprintf("%.3f", pk * 1000), t1 - t0 }')
+	bench_boot "$1" "${INITRD[$1]}" "$CPUS" "$2" "$CMDLINE" "${QEMU_ARGS[@]}"
 }
 
 # --- the runs --------------------------------------------------------------------
@@ -155,18 +122,11 @@ done
 
 load_after=$(cut -d' ' -f1-3 /proc/loadavg)
 wall_total=$(awk -v a="$t_start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }')
-[ "$(image_sums)" = "$sums_before" ] ||
+[ "$(bench_image_sums "${CONFIGS[@]}")" = "$sums_before" ] ||
 	die "a kernel Image changed during the benchmark (rebuilt?): the results mix two builds; rerun"
 info "load average after: $load_after; wall time ${wall_total}s"
 
 # --- results ---------------------------------------------------------------------
-
-kinfo() {
-	local bdir
-	bdir=$(variant_bdir "$1")
-	printf '%s, %s' "$(cat "$bdir/include/config/kernel.release")" \
-		"$(sed -n 's/^#define UTS_VERSION "\(.*\)"$/\1/p' "$bdir/include/generated/utsversion.h")"
-}
 
 printk_table=""
 if [ "$(wc -l <"$OUT/printk.tsv")" -gt 1 ]; then
@@ -178,8 +138,8 @@ meta=(
 	--meta "host=$(nproc) CPUs, $(qemu-system-aarch64 --version | head -1)"
 	--meta "guest=QEMU virt, cortex-a76, -smp $CPUS, -m 512, \`${QEMU_ARGS[*]}\`, kernel command line \`$CMDLINE\`"
 	--meta "boots=$RUNS per kernel, interleaved $ON, $OFF, $ON, ...; $WARMUP warm-up boot(s) per kernel not counted"
-	--meta "$ON=recorder on: $(kinfo "$ON"), initramfs $(stat -c %s "$OUT/$ON.cpio") bytes"
-	--meta "$OFF=recorder compiled out: $(kinfo "$OFF"), initramfs $(stat -c %s "$OUT/$OFF.cpio") bytes"
+	--meta "$ON=recorder on: $(bench_kinfo "$ON"), initramfs $(stat -c %s "$OUT/$ON.cpio") bytes"
+	--meta "$OFF=recorder compiled out: $(bench_kinfo "$OFF"), initramfs $(stat -c %s "$OUT/$OFF.cpio") bytes"
 	--meta "load average=before $load_before, after $load_after"
 	--meta "wall time=${wall_total} s"
 	--meta "reproduce=\`CLOCK=$CLOCK RUNS=$RUNS CPUS=$CPUS WARMUP=$WARMUP scripts/bench/bootstamp-overhead.sh\`"

@@ -1,0 +1,163 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# console-boot.sh: does a slow serial console still throttle the boot?
+# Boots five configurations in QEMU virt, interleaved, every kernel with the
+# test-only slow-UART model (scripts/bench/lab/slow-uart.patch: a 16-byte
+# FIFO drained at bst.uart_baud, 115200 by default, that stalls only the
+# CPU polling the flag register), a verbose boot (initcall_debug
+# ignore_loglevel, about 45 KB of log):
+#
+#   a-unpatched        the unpatched 7.2.13 tree
+#   b-series           the series (PL011 console from console_initcall,
+#                      printer threads from early_initcall, backlog to them)
+#   c-loglevel1        the unpatched tree with loglevel=1: no console output,
+#                      the limit
+#   d-oneliner         the seed's console_initcall one-liner alone (negative
+#                      control: its console is lost)
+#   e-series-earlycon  the series with earlycon
+#   f-loglevel1-busy   c plus a thread that polls like a printer thread but
+#                      prints nothing (bst.uart_spin): what a polling vCPU
+#                      costs this QEMU host, the fair limit for b
+#
+#   RUNS=10 CPUS=4 WARMUP=1 BAUD=115200 scripts/bench/console-boot.sh
+#
+# It never builds: `make bench-console` builds the three kernels first.
+# Results go to out/bench/console-boot/: results.md (medians, ratios b/c and
+# a/c, console vs dmesg bytes, the console check), chart.svg, runs.tsv and
+# the logs of every boot.
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/lib.sh"
+
+RUNS=${RUNS:-10}
+CPUS=${CPUS:-4}
+WARMUP=${WARMUP:-1}
+BAUD=${BAUD:-115200}
+for n in RUNS CPUS WARMUP BAUD; do
+	[[ ${!n} =~ ^[0-9]+$ ]] || die "$n=${!n} is not a number"
+done
+[ "$RUNS" -ge 1 ] || die "RUNS must be at least 1"
+[ "$RUNS" -ge 10 ] || warn "RUNS=$RUNS: the issue asks for at least 10 boots per configuration"
+
+# NAME VARIANT KERNEL-COMMAND-LINE (after the common part)
+CONFIG_TABLE="
+a-unpatched		slowuart-base		ignore_loglevel
+b-series		slowuart-series		ignore_loglevel
+c-loglevel1		slowuart-base		loglevel=1
+d-oneliner		slowuart-oneliner	ignore_loglevel
+e-series-earlycon	slowuart-series		ignore_loglevel earlycon
+f-loglevel1-busy	slowuart-base		loglevel=1 bst.uart_spin
+"
+COMMON="console=ttyAMA0 panic=-1 initcall_debug bst.uart_baud=$BAUD bst.run=console/console_registered_once bst.dump=/tmp/bst-console"
+# Multi-threaded TCG: each vCPU a host thread, so one stalled CPU does not
+# stop the others (the model stalls only the writer).
+QEMU_ARGS=(-accel tcg,thread=multi)
+OUT=$BST_OUT/bench/console-boot
+B=$BST_TOP/scripts/bench
+
+mapfile -t CONFIGS < <(awk 'NF { print $1 }' <<<"$CONFIG_TABLE")
+declare -A VARIANT EXTRA INITRD
+while read -r name variant extra; do
+	[ -n "$name" ] || continue
+	VARIANT[$name]=$variant
+	EXTRA[$name]=$extra
+done <<<"$CONFIG_TABLE"
+mapfile -t VARIANTS < <(printf '%s\n' "${VARIANT[@]}" | sort -u)
+
+need_cmd qemu-system-aarch64
+for v in "${VARIANTS[@]}"; do
+	bench_check_built "$v"
+done
+bench_check_init
+[ -x "$BST_GUEST/tests/console/console_registered_once" ] ||
+	die "no console test program in $BST_GUEST: run 'scripts/build-guest.sh series', then rerun"
+
+rm -rf "$OUT"
+mkdir -p "$OUT/boots"
+sums_before=$(bench_image_sums "${VARIANTS[@]}")
+load_before=$(cut -d' ' -f1-3 /proc/loadavg)
+t_start=$(date +%s.%N)
+say "console benchmark: ${CONFIGS[*]}; $RUNS boots each, -smp $CPUS, $BAUD baud model"
+for v in "${VARIANTS[@]}"; do
+	write_expect "$v" "$CPUS" >"$OUT/$v.expect"
+	"$BST_TOP/scripts/mkinitramfs.sh" "$v" "$OUT/$v.cpio" "$OUT/$v.expect"
+done
+for c in "${CONFIGS[@]}"; do
+	INITRD[$c]=$OUT/${VARIANT[$c]}.cpio
+done
+
+# boot CONFIG DIR: one boot; appends its rows to the TSV files.
+boot() {
+	local c=$1 dir=$2 run=$3 ms pk wall m
+	bench_boot "${VARIANT[$c]}" "${INITRD[$c]}" "$CPUS" "$dir" "$COMMON ${EXTRA[$c]}" "${QEMU_ARGS[@]}"
+	read -r ms pk wall <<<"$BOOT_RESULT"
+	extract_files "$dir/results.log" "$dir/dump"
+	[ -s "$dir/dump/kmsg" ] || die "$c boot in $dir: the guest saved no kernel log; see $dir/results.log"
+	m=$(python3 "$B/console_metrics.py" "$dir")
+	[ -z "$run" ] && return
+	printf '%s\t%s\t%s\n' "$c" "$run" "$ms" >>"$OUT/runs.tsv"
+	printf '%s\t%s\t%s\t%s\t%s\n' "$c" "$run" "$ms" "$wall" "$m" >>"$OUT/boots.tsv"
+	printf '    %-18s run %2s: /init at %8s ms  (console %s)\n' "$c" "$run" "$ms" \
+		"$(awk -F'\t' '{ printf "%s of %s bytes, works=%s", $1, $2, $3 }' <<<"$m")"
+}
+
+printf 'config\trun\tvalue\n' >"$OUT/runs.tsv"
+printf 'config\trun\tinit_ms\tqemu_wall_s\tconsole_bytes\tdmesg_bytes\tconsole_ok\trun_init_ms\tfw_console_us\tpopulate_us\n' >"$OUT/boots.tsv"
+for ((w = 1; w <= WARMUP; w++)); do
+	for c in "${CONFIGS[@]}"; do
+		boot "$c" "$OUT/boots/warmup-$c-$w" ""
+	done
+done
+# Rotating order: round i starts at configuration i, so each one is first,
+# second, ... equally often.
+n=${#CONFIGS[@]}
+for ((i = 1; i <= RUNS; i++)); do
+	for ((k = 0; k < n; k++)); do
+		c=${CONFIGS[(i - 1 + k) % n]}
+		boot "$c" "$OUT/boots/$c-$i" "$i"
+	done
+done
+[ "$(bench_image_sums "${VARIANTS[@]}")" = "$sums_before" ] ||
+	die "a kernel Image changed during the benchmark (rebuilt?): the results mix two builds; rerun"
+load_after=$(cut -d' ' -f1-3 /proc/loadavg)
+wall_total=$(awk -v a="$t_start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }')
+
+# --- results -------------------------------------------------------------------
+
+details=$(python3 "$B/console_table.py" "$OUT/boots.tsv")
+ratios=$(python3 "$B/stats.py" "$OUT/runs.tsv" --ref c-loglevel1 --unit ms)
+busy=$(python3 "$B/stats.py" "$OUT/runs.tsv" --ref f-loglevel1-busy --unit ms)
+busy_note=$(printf '%s
+
+%s
+
+%s' '## Against the busy-CPU control (f)' \
+	"A printer thread polling the UART keeps a vCPU busy, and on a host with fewer cores than vCPUs that slows the other vCPUs, which real hardware does not. f-loglevel1-busy prints nothing but polls like a printer thread (\`bst.uart_spin\`), so b/f is the cost of printing on top of that:" \
+	"$(printf '%s\n%s\n%s' '```' "$busy" '```')")
+python3 "$B/chart.py" "$OUT/runs.tsv" "$OUT/chart.svg" \
+	--title "Counter zero to /init, $BAUD-baud UART model, $RUNS boots each (median, min-max)" \
+	--unit ms
+meta=(
+	--meta "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
+	--meta "host=$(nproc) CPUs, $(qemu-system-aarch64 --version | head -1)"
+	--meta "guest=QEMU virt, cortex-a76, -smp $CPUS, -m 512, \`${QEMU_ARGS[*]}\`"
+	--meta "kernel command line=\`$COMMON\` plus, per configuration: $(for c in "${CONFIGS[@]}"; do printf '%s \`%s\`; ' "$c" "${EXTRA[$c]}"; done)"
+	--meta "boots=$RUNS per configuration, rotating order; $WARMUP warm-up boot(s) each not counted"
+	--meta "kernels=$(for v in "${VARIANTS[@]}"; do printf '%s: %s; ' "$v" "$(bench_kinfo "$v")"; done)"
+	--meta "UART model=scripts/bench/lab/slow-uart.patch (test only), $BAUD baud, 16-byte FIFO"
+	--meta "load average=before $load_before, after $load_after"
+	--meta "wall time=${wall_total} s"
+	--meta "reproduce=\`make bench-console\` or \`RUNS=$RUNS CPUS=$CPUS WARMUP=$WARMUP BAUD=$BAUD scripts/bench/console-boot.sh\`"
+)
+say "results ($RUNS boots each; goal: b/c <= 1.05)"
+python3 "$B/stats.py" "$OUT/runs.tsv" --ref c-loglevel1 --unit ms --goal 1.05 \
+	--md "$OUT/results.md" --title "Boot time with a slow serial console" \
+	--metric "Time from counter zero (QEMU machine start, no firmware; kernel entry follows within a millisecond) to /init's first instruction, from /init's \`# bst-init started counter=N freq=F\` line, in ms. Ratios against c-loglevel1, the boot that prints nothing. Chart: \`chart.svg\`." \
+	"${meta[@]}" --note "$busy_note" --note "$details" >/dev/null
+echo "$ratios"
+echo
+echo "against f-loglevel1-busy:"
+echo "$busy"
+echo
+echo "$details"
+info "load average before $load_before, after $load_after; wall time ${wall_total}s"
+info "results: ${OUT#"$BST_TOP"/}/results.md, chart.svg, runs.tsv, boots.tsv"

@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# lab-tree.sh NAME: the benchmark tree NAME of scripts/bench/lab/trees, as a
+# worktree of KSRC with the same layout as the others (ccache shares what
+# the test patches do not change): its base, then its patches with git am.
+# Skips the work when neither changed since last time.
+. "$(dirname "$0")/../lib.sh"
+
+name=${1:?usage: lab-tree.sh NAME}
+line=$(awk -v n="$name" '$1 == n' "$BST_TOP/scripts/bench/lab/trees")
+[ -n "$line" ] || die "no lab tree '$name' in scripts/bench/lab/trees"
+read -r _ base patches <<<"$line"
+case $base in
+base)   rev=$(git -C "$KSRC" rev-parse "$BST_BASE_TAG^{commit}") ;;
+series) rev=$(git -C "$BST_SERIES_TREE" rev-parse HEAD) ||
+		die "no series worktree: run 'make series' first" ;;
+*)      die "lab tree $name: unknown base '$base'" ;;
+esac
+tree=$(lab_tree "$name")
+ensure_worktree "$tree" || exit
+cd "$tree"
+want=$( { echo "$rev"; for p in $patches; do cat "$BST_TOP/scripts/bench/lab/$p"; done; } |
+	sha256sum | cut -d' ' -f1)
+stamp=$(git rev-parse --git-path bootstamp-lab.stamp)
+if [ "$(cat "$stamp" 2>/dev/null)" = "$want" ] && [ -z "$(git status --porcelain -uno)" ]; then
+	info "lab tree $name ready ($tree)"
+	exit 0
+fi
+git am --abort >/dev/null 2>&1 || true
+git checkout -q --detach "$rev"
+for p in $patches; do
+	git am -q --3way "$BST_TOP/scripts/bench/lab/$p" >"$BST_CACHE/git-am.log" 2>&1 || {
+		git am --abort >/dev/null 2>&1 || true
+		sed 's/^/    /' "$BST_CACHE/git-am.log" >&2
+		die "lab tree $name: $p does not apply on $base"
+	}
+done
+echo "$want" >"$stamp"
+info "lab tree $name: $base + $patches ($tree)"

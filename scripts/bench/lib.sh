@@ -1,0 +1,66 @@
+# SPDX-License-Identifier: GPL-2.0
+# Shared by the benchmarks of scripts/bench/: checks that the kernels are
+# built and stay the same, one measured boot, kernel identification.
+# Source it after scripts/lib.sh.
+
+# bench_check_built VARIANT: the kernel must be built and not being rebuilt.
+bench_check_built() {
+	local v=$1 bdir image
+	bdir=$(variant_bdir "$v")
+	image=$(variant_image "$v")
+	if pgrep -f -- "O=$bdir " >/dev/null; then
+		die "the $v kernel is being built right now ($bdir): wait until that build has finished, then rerun"
+	fi
+	if [ ! -f "$image" ] || [ ! -x "$bdir/usr/gen_init_cpio" ]; then
+		die "the $v kernel is not built ($image missing): run 'scripts/build-kernel.sh $v', then rerun"
+	fi
+}
+
+# bench_check_init: /init must report when it starts.
+bench_check_init() {
+	grep -aq '# bst-init started counter=' "$BST_GUEST/init" 2>/dev/null ||
+		die "$BST_GUEST/init does not print the counter line: run 'scripts/build-guest.sh series', then rerun"
+}
+
+# bench_image_sums VARIANT...: checksums of the Images, to detect a rebuild
+# during a run.
+bench_image_sums() {
+	local v
+	for v in "$@"; do
+		cksum "$(variant_image "$v")"
+	done
+}
+
+# bench_kinfo VARIANT: release and build string of the kernel.
+bench_kinfo() {
+	local bdir
+	bdir=$(variant_bdir "$1")
+	printf '%s, %s' "$(cat "$bdir/include/config/kernel.release")" \
+		"$(sed -n 's/^#define UTS_VERSION "\(.*\)"$/\1/p' "$bdir/include/generated/utsversion.h")"
+}
+
+# bench_boot VARIANT INITRD CPUS DIR CMDLINE [QEMU-ARGS...]: boot once; leaves
+# "INIT_MS PRINTK_MS WALL_S" in BOOT_RESULT: /init's first instruction in ms
+# from counter zero (QEMU machine start), the printk time of "Run /init as
+# init process" in ms ("-" if absent), and QEMU's wall time. Stops the
+# benchmark unless QEMU exited 0 and the guest reached "# bst-done".
+bench_boot() {
+	local v=$1 initrd=$2 cpus=$3 dir=$4 cmdline=$5 rc=0 t0 t1 ms pk
+	shift 5
+	t0=$(date +%s.%N)
+	boot_guest "$v" "$initrd" "$cpus" "$dir" "$cmdline" "$@" || rc=$?
+	t1=$(date +%s.%N)
+	if [ "$rc" -ne 0 ]; then
+		die "$v boot in $dir: QEMU exit $rc$([ "$rc" -eq 124 ] && echo " (timeout ${QEMU_TIMEOUT}s)"); see $dir/console.log and $dir/qemu.log"
+	fi
+	grep -q '^# bst-done' "$dir/results.log" ||
+		die "$v boot in $dir: the guest never printed '# bst-done'; see $dir/console.log and $dir/results.log"
+	ms=$(init_start_ms "$dir/results.log")
+	[ -n "$ms" ] ||
+		die "$v boot in $dir: no '# bst-init started counter=N freq=F' line in results.log; run 'scripts/build-guest.sh series'"
+	# printk time (sched_clock, from about time_init()) of the kernel's
+	# "Run /init" line, when the PL011 printed it.
+	pk=$(tr -d '\r' <"$dir/console.log" | sed -n 's/^\[ *\([0-9.]*\)\] Run \/init as init process$/\1/p' | head -1)
+	BOOT_RESULT=$(awk -v ms="$ms" -v pk="${pk:--}" -v t0="$t0" -v t1="$t1" 'BEGIN {
+		printf "%s %s %.3f", ms, pk == "-" ? "-" : sprintf("%.3f", pk * 1000), t1 - t0 }')
+}
