@@ -248,6 +248,10 @@ plan_lines() {
 
 QEMU_TIMEOUT=${QEMU_TIMEOUT:-300}
 
+# qemu_machine SMP: the emulated board, the same for every boot and for
+# the device trees scripts/guest/mkdtb.sh dumps.
+qemu_machine() { echo "-M virt -cpu cortex-a76 -smp $1 -m 512"; }
+
 # boot_guest VARIANT INITRD SMP OUTDIR CMDLINE [QEMU-ARGS...]: boot QEMU virt
 # once with a hard timeout. The PL011 console goes to OUTDIR/console.log, the
 # results channel (virtio console) to OUTDIR/results.log. Returns QEMU's exit
@@ -259,7 +263,7 @@ boot_guest() {
 	rm -f "$out/console.log" "$out/results.log"
 	echo "$cmdline" >"$out/cmdline"
 	timeout --kill-after=10 "$QEMU_TIMEOUT" qemu-system-aarch64 \
-		-M virt -cpu cortex-a76 -smp "$smp" -m 512 \
+		$(qemu_machine "$smp") \
 		-display none -monitor none -nic none -no-reboot \
 		-chardev file,id=con,path="$out/console.log" -serial chardev:con \
 		-device virtio-serial-device \

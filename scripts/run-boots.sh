@@ -21,9 +21,16 @@ run_boot() {
 	# stdout-path decides.
 	local console=console=ttyAMA0
 	[[ " $* " == *" bst.console=none "* ]] && console=
+	# "bst.dtb=NAME": boot with a device tree of scripts/guest/mkdtb.sh.
+	local qemu_args=() dtb
+	dtb=$(printf '%s\n' "$@" | sed -n 's/^bst\.dtb=//p' | head -1)
+	if [ -n "$dtb" ]; then
+		"$BST_TOP/scripts/guest/mkdtb.sh" "$dtb" "$cpus" "$out/board.dtb" || return
+		qemu_args=(-dtb "$out/board.dtb")
+	fi
 	local t0=$(date +%s.%N)
 	boot_guest "$variant" "$out/initramfs.cpio" "$cpus" "$out" \
-		"$console panic=-1 bst.run=$tests $*" || rc=$?
+		"$console panic=-1 bst.run=$tests $*" "${qemu_args[@]}" || rc=$?
 	info "QEMU exit $rc after $(printf '%.1f' "$(echo "$(date +%s.%N) - $t0" | bc)") s; logs in ${out#$BST_TOP/}/"
 	# "bst.expect=panic": a test crashes the kernel on purpose; the panic
 	# replaces the end of the plan, and the test's host-check judges the

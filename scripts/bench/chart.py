@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0
-"""chart.py runs.tsv out.svg --title TITLE --unit UNIT: a horizontal bar
-chart of a benchmark's samples, one bar per configuration (its median), a
-line from the minimum to the maximum and a dot per run. Standard library
-only; the SVG needs no fonts beyond the viewer's sans-serif.
+"""chart.py runs.tsv out.svg --title TITLE --unit UNIT [--label CONFIG=TEXT]...:
+a horizontal bar chart of a benchmark's samples, one bar per configuration
+(its median), a line from the minimum to the maximum and a dot per run;
+--label adds TEXT after a configuration's value. Standard library only; the
+SVG needs no fonts beyond the viewer's sans-serif.
 """
 import argparse
 import statistics
@@ -33,7 +34,9 @@ def main():
     ap.add_argument('svg')
     ap.add_argument('--title', required=True)
     ap.add_argument('--unit', default='')
+    ap.add_argument('--label', action='append', default=[], metavar='CONFIG=TEXT')
     args = ap.parse_args()
+    labels = dict(l.split('=', 1) for l in args.label if '=' in l)
     samples = read(args.tsv)
     if not samples:
         raise SystemExit(f'{args.tsv}: no samples')
@@ -57,7 +60,8 @@ def main():
             svg.append(f'<circle cx="{LEFT + v * scale:.1f}" cy="{y + 13}" r="2.5" '
                        'fill="#1f3b5c" fill-opacity="0.6"/>')
         svg.append(f'<text x="{max(x1, LEFT + med * scale) + 8:.1f}" y="{y + 17}">'
-                   f'{med:.0f} {escape(args.unit)}</text>')
+                   f'{med:.0f} {escape(args.unit)}'
+                   f'{escape("  (" + labels[config] + ")") if config in labels else ""}</text>')
     axis_y = TOP + ROW * len(samples) + 8
     svg.append(f'<line x1="{LEFT}" x2="{WIDTH - RIGHT}" y1="{axis_y}" y2="{axis_y}" stroke="#999"/>')
     step = 10 ** (len(str(int(top))) - 1)

@@ -133,14 +133,18 @@ busy_note=$(printf '%s
 %s' '## Against the busy-CPU control (f)' \
 	"A printer thread polling the UART keeps a vCPU busy, and on a host with fewer cores than vCPUs that slows the other vCPUs, which real hardware does not. f-loglevel1-busy prints nothing but polls like a printer thread (\`bst.uart_spin\`), so b/f is the cost of printing on top of that:" \
 	"$(printf '%s\n%s\n%s' '```' "$busy" '```')")
+# Mark the configurations whose console did not work in every boot.
+mapfile -t labels < <(awk -F'\t' 'NR > 1 { n[$1]++; ok[$1] += $7 }
+	END { for (c in n) if (ok[c] < n[c]) printf "--label\n%s=console lost in %d of %d boots\n", c, n[c] - ok[c], n[c] }' \
+	"$OUT/boots.tsv")
 python3 "$B/chart.py" "$OUT/runs.tsv" "$OUT/chart.svg" \
 	--title "Counter zero to /init, $BAUD-baud UART model, $RUNS boots each (median, min-max)" \
-	--unit ms
+	--unit ms "${labels[@]}"
 meta=(
 	--meta "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
 	--meta "host=$(nproc) CPUs, $(qemu-system-aarch64 --version | head -1)"
 	--meta "guest=QEMU virt, cortex-a76, -smp $CPUS, -m 512, \`${QEMU_ARGS[*]}\`"
-	--meta "kernel command line=\`$COMMON\` plus, per configuration: $(for c in "${CONFIGS[@]}"; do printf '%s \`%s\`; ' "$c" "${EXTRA[$c]}"; done)"
+	--meta "kernel command line=\`$COMMON\` plus, per configuration: $(for c in "${CONFIGS[@]}"; do printf '%s `%s`; ' "$c" "${EXTRA[$c]}"; done)"
 	--meta "boots=$RUNS per configuration, rotating order; $WARMUP warm-up boot(s) each not counted"
 	--meta "kernels=$(for v in "${VARIANTS[@]}"; do printf '%s: %s; ' "$v" "$(bench_kinfo "$v")"; done)"
 	--meta "UART model=scripts/bench/lab/slow-uart.patch (test only), $BAUD baud, 16-byte FIFO"

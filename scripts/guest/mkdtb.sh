@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# mkdtb.sh NAME SMP OUT: a device tree for QEMU virt that differs from the
+# one QEMU makes in one documented way, for boots that pass it with -dtb
+# (selftests/plan: bst.dtb=NAME). QEMU still adds the command line and the
+# initramfs to /chosen. Needs fdtput (Debian device-tree-compiler).
+#
+#   stdout-not-pl011   /chosen/stdout-path names fw-cfg, not the PL011
+. "$(dirname "$0")/../lib.sh"
+
+name=${1:?usage: mkdtb.sh NAME SMP OUT} smp=${2:?} out=${3:?}
+need_cmd fdtput
+# shellcheck disable=SC2046 # the machine options are words
+qemu-system-aarch64 $(qemu_machine "$smp") -machine dumpdtb="$out" \
+	-display none -nic none >/dev/null 2>&1 || die "QEMU could not dump its device tree to $out"
+case $name in
+stdout-not-pl011)
+	fdtput -t s "$out" /chosen stdout-path /fw-cfg@9020000 ;;
+*)
+	die "unknown device tree '$name' (see scripts/guest/mkdtb.sh)" ;;
+esac
