@@ -50,11 +50,6 @@ grep -q 'sparse is not available' "$out/series.log" &&
 	die "kbuild disabled C=2: $BST_SPARSE cannot parse this tree (run scripts/build-sparse.sh)"
 
 for f in "${files[@]}"; do
-	new=$(comm -13 "$out/base.txt" "$out/series.txt" | grep -F "$f:" || true)
-	if [ -z "$new" ]; then
-		record pass "sparse and W=1: $label: $f: no new warnings"
-	else
-		echo "$new" | sed 's/^/    /'
-		record fail "sparse and W=1: $label: $f: new warnings" "$(echo "$new" | head -1)"
-	fi
+	record_clean "sparse and W=1: $label: $f: no new warnings" \
+		"$(comm -13 "$out/base.txt" "$out/series.txt" | grep -F "$f:" || true)"
 done

@@ -25,22 +25,11 @@ kdoc_warnings() {
 mapfile -t files < <(git -C "$BST_SERIES_TREE" diff --name-only --diff-filter=AM \
 	"$BST_BASE_TAG"..HEAD -- '*.c' '*.h')
 for f in "${files[@]}"; do
-	new=$(comm -13 <(kdoc_warnings "$KSRC" "$f") <(kdoc_warnings "$BST_SERIES_TREE" "$f"))
-	if [ -z "$new" ]; then
-		record pass "kernel-doc -Wall: $f: no new warnings"
-	else
-		echo "$new" | sed 's/^/    /'
-		record fail "kernel-doc -Wall: $f: new warnings" "$(echo "$new" | head -1)"
-	fi
+	record_clean "kernel-doc -Wall: $f: no new warnings" \
+		"$(comm -13 <(kdoc_warnings "$KSRC" "$f") <(kdoc_warnings "$BST_SERIES_TREE" "$f"))"
 done
 for f in "$BST_TOP"/module/*.[ch]; do
-	log=$("$kdoc" -none -Wall "$f" 2>&1)
-	if [ -z "$log" ]; then
-		record pass "kernel-doc -Wall: module/$(basename "$f")"
-	else
-		echo "$log" | sed 's/^/    /'
-		record fail "kernel-doc -Wall: module/$(basename "$f")" "$(echo "$log" | head -1)"
-	fi
+	record_clean "kernel-doc -Wall: module/$(basename "$f")" "$("$kdoc" -none -Wall "$f" 2>&1)"
 done
 
 # get_abi.py prints its complaints and exits 0: the output is the verdict.
@@ -82,10 +71,5 @@ sphinx_warnings() {
 	kmake "$1" "$out/htmldocs-$2" SPHINXDIRS="${dirs[*]}" htmldocs >"$out/htmldocs-$2.log" 2>&1 || true
 	grep -E 'WARNING|ERROR' "$out/htmldocs-$2.log" | sed -E -e "s|^$1/||" -e 's/:[0-9]+:/:/' | sort -u
 }
-new=$(comm -13 <(sphinx_warnings "$KSRC" base) <(sphinx_warnings "$BST_SERIES_TREE" series))
-if [ -z "$new" ]; then
-	record pass "htmldocs SPHINXDIRS=\"${dirs[*]}\": no new warnings"
-else
-	echo "$new" | sed 's/^/    /'
-	record fail "htmldocs SPHINXDIRS=\"${dirs[*]}\": new warnings" "$(echo "$new" | head -1)"
-fi
+record_clean "htmldocs SPHINXDIRS=\"${dirs[*]}\": no new warnings" \
+	"$(comm -13 <(sphinx_warnings "$KSRC" base) <(sphinx_warnings "$BST_SERIES_TREE" series))"

@@ -287,6 +287,17 @@ record() {
 	esac
 }
 
+# record_clean NAME FINDINGS: one result for a check that finds problems:
+# pass when FINDINGS is empty, else print them and fail with the first.
+record_clean() {
+	if [ -z "$2" ]; then
+		record pass "$1"
+	else
+		echo "$2" | sed 's/^/    /'
+		record fail "$1" "$(echo "$2" | head -1)"
+	fi
+}
+
 # init_start_ms RESULTS_LOG: when /init started, in ms of the arch counter
 # (from counter zero: QEMU's machine start), from its "# bst-init" line.
 init_start_ms() {

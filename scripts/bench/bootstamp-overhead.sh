@@ -64,13 +64,9 @@ bench_check_init
 
 # --- setup ---------------------------------------------------------------------
 
-rm -rf "$OUT"
-mkdir -p "$OUT/boots"
-sums_before=$(bench_image_sums "${CONFIGS[@]}")
-load_before=$(cut -d' ' -f1-3 /proc/loadavg)
-t_start=$(date +%s.%N)
+bench_start "$OUT" "${CONFIGS[@]}"
 say "bootstamp overhead: $ON (on) vs $OFF (off), $RUNS boots each, -smp $CPUS, ${QEMU_ARGS[*]}"
-info "load average before: $load_before ($(nproc) host CPUs)"
+info "load average before: $BENCH_LOAD_BEFORE ($(nproc) host CPUs)"
 
 declare -A INITRD
 for v in "${CONFIGS[@]}"; do
@@ -120,11 +116,8 @@ for ((i = 1; i <= RUNS; i++)); do
 	done
 done
 
-load_after=$(cut -d' ' -f1-3 /proc/loadavg)
-wall_total=$(awk -v a="$t_start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }')
-[ "$(bench_image_sums "${CONFIGS[@]}")" = "$sums_before" ] ||
-	die "a kernel Image changed during the benchmark (rebuilt?): the results mix two builds; rerun"
-info "load average after: $load_after; wall time ${wall_total}s"
+bench_finish "${CONFIGS[@]}"
+info "load average after: $BENCH_LOAD_AFTER; wall time ${BENCH_WALL}s"
 
 # --- results ---------------------------------------------------------------------
 
@@ -140,8 +133,8 @@ meta=(
 	--meta "boots=$RUNS per kernel, interleaved $ON, $OFF, $ON, ...; $WARMUP warm-up boot(s) per kernel not counted"
 	--meta "$ON=recorder on: $(bench_kinfo "$ON"), initramfs $(stat -c %s "$OUT/$ON.cpio") bytes"
 	--meta "$OFF=recorder compiled out: $(bench_kinfo "$OFF"), initramfs $(stat -c %s "$OUT/$OFF.cpio") bytes"
-	--meta "load average=before $load_before, after $load_after"
-	--meta "wall time=${wall_total} s"
+	--meta "load average=before $BENCH_LOAD_BEFORE, after $BENCH_LOAD_AFTER"
+	--meta "wall time=${BENCH_WALL} s"
 	--meta "reproduce=\`CLOCK=$CLOCK RUNS=$RUNS CPUS=$CPUS WARMUP=$WARMUP scripts/bench/bootstamp-overhead.sh\`"
 )
 notes=()
@@ -163,5 +156,5 @@ if [ -n "$printk_table" ]; then
 	echo "$printk_table"
 fi
 echo
-info "load average before $load_before, after $load_after; wall time ${wall_total}s"
+info "load average before $BENCH_LOAD_BEFORE, after $BENCH_LOAD_AFTER; wall time ${BENCH_WALL}s"
 info "results: ${OUT#"$BST_TOP"/}/results.md, runs.tsv, boots.tsv"

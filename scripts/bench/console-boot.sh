@@ -71,11 +71,7 @@ bench_check_init
 [ -x "$BST_GUEST/tests/console/console_registered_once" ] ||
 	die "no console test program in $BST_GUEST: run 'scripts/build-guest.sh series', then rerun"
 
-rm -rf "$OUT"
-mkdir -p "$OUT/boots"
-sums_before=$(bench_image_sums "${VARIANTS[@]}")
-load_before=$(cut -d' ' -f1-3 /proc/loadavg)
-t_start=$(date +%s.%N)
+bench_start "$OUT" "${VARIANTS[@]}"
 say "console benchmark: ${CONFIGS[*]}; $RUNS boots each, -smp $CPUS, $BAUD baud model"
 for v in "${VARIANTS[@]}"; do
 	write_expect "$v" "$CPUS" >"$OUT/$v.expect"
@@ -116,10 +112,7 @@ for ((i = 1; i <= RUNS; i++)); do
 		boot "$c" "$OUT/boots/$c-$i" "$i"
 	done
 done
-[ "$(bench_image_sums "${VARIANTS[@]}")" = "$sums_before" ] ||
-	die "a kernel Image changed during the benchmark (rebuilt?): the results mix two builds; rerun"
-load_after=$(cut -d' ' -f1-3 /proc/loadavg)
-wall_total=$(awk -v a="$t_start" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }')
+bench_finish "${VARIANTS[@]}"
 
 # --- results -------------------------------------------------------------------
 
@@ -148,8 +141,8 @@ meta=(
 	--meta "boots=$RUNS per configuration, rotating order; $WARMUP warm-up boot(s) each not counted"
 	--meta "kernels=$(for v in "${VARIANTS[@]}"; do printf '%s: %s; ' "$v" "$(bench_kinfo "$v")"; done)"
 	--meta "UART model=scripts/bench/lab/slow-uart.patch (test only), $BAUD baud, 16-byte FIFO"
-	--meta "load average=before $load_before, after $load_after"
-	--meta "wall time=${wall_total} s"
+	--meta "load average=before $BENCH_LOAD_BEFORE, after $BENCH_LOAD_AFTER"
+	--meta "wall time=${BENCH_WALL} s"
 	--meta "reproduce=\`make bench-console\` or \`RUNS=$RUNS CPUS=$CPUS WARMUP=$WARMUP BAUD=$BAUD scripts/bench/console-boot.sh\`"
 )
 say "results ($RUNS boots each; goal: b/c <= 1.05)"
@@ -163,5 +156,5 @@ echo "against f-loglevel1-busy:"
 echo "$busy"
 echo
 echo "$details"
-info "load average before $load_before, after $load_after; wall time ${wall_total}s"
+info "load average before $BENCH_LOAD_BEFORE, after $BENCH_LOAD_AFTER; wall time ${BENCH_WALL}s"
 info "results: ${OUT#"$BST_TOP"/}/results.md, chart.svg, runs.tsv, boots.tsv"

@@ -64,3 +64,24 @@ bench_boot() {
 	BOOT_RESULT=$(awk -v ms="$ms" -v pk="${pk:--}" -v t0="$t0" -v t1="$t1" 'BEGIN {
 		printf "%s %s %.3f", ms, pk == "-" ? "-" : sprintf("%.3f", pk * 1000), t1 - t0 }')
 }
+
+# bench_start OUT VARIANT...: a fresh OUT/boots, and what bench_finish
+# compares: the Images' checksums, the load average and the start time.
+bench_start() {
+	local out=$1
+	shift
+	rm -rf "$out"
+	mkdir -p "$out/boots"
+	BENCH_SUMS=$(bench_image_sums "$@")
+	BENCH_LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
+	BENCH_T0=$(date +%s.%N)
+}
+
+# bench_finish VARIANT...: stop if an Image changed during the run; sets
+# BENCH_LOAD_AFTER and BENCH_WALL (seconds).
+bench_finish() {
+	[ "$(bench_image_sums "$@")" = "$BENCH_SUMS" ] ||
+		die "a kernel Image changed during the benchmark (rebuilt?): the results mix two builds; rerun"
+	BENCH_LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
+	BENCH_WALL=$(awk -v a="$BENCH_T0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }')
+}
