@@ -247,6 +247,7 @@ plan_lines() {
 # --- guest -----------------------------------------------------------------
 
 QEMU_TIMEOUT=${QEMU_TIMEOUT:-300}
+QEMU_EFI=/usr/share/qemu-efi-aarch64/QEMU_EFI.fd	# Debian qemu-efi-aarch64
 
 # qemu_machine SMP: the emulated board, the same for every boot and for
 # the device trees scripts/guest/mkdtb.sh dumps.

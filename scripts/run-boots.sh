@@ -28,6 +28,9 @@ run_boot() {
 		"$BST_TOP/scripts/guest/mkdtb.sh" "$dtb" "$cpus" "$out/board.dtb" || return
 		qemu_args=(-dtb "$out/board.dtb")
 	fi
+	# "bst.firmware=uefi": boot through UEFI firmware, which also gives the
+	# kernel ACPI tables (used with acpi=force).
+	[[ " $* " == *" bst.firmware=uefi "* ]] && qemu_args+=(-bios "$QEMU_EFI")
 	local t0=$(date +%s.%N)
 	boot_guest "$variant" "$out/initramfs.cpio" "$cpus" "$out" \
 		"$console panic=-1 bst.run=$tests $*" "${qemu_args[@]}" || rc=$?
