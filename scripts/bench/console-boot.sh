@@ -5,7 +5,7 @@
 # test-only slow-UART model (scripts/bench/lab/slow-uart.patch: a 16-byte
 # FIFO drained at bst.uart_baud, 115200 by default, that stalls only the
 # CPU polling the flag register), a verbose boot (initcall_debug
-# ignore_loglevel, about 45 KB of log):
+# ignore_loglevel, about 48 KB of log):
 #
 #   a-unpatched        the unpatched 7.2.13 tree
 #   b-series           the series (PL011 console from console_initcall,
