@@ -29,11 +29,7 @@ git checkout -q -B "$BRANCH" "$base"
 rm -f "$stampfile"
 say "applying ${#patches[@]} patches from patches/ onto $BST_BASE_TAG"
 for p in "${patches[@]}"; do
-	if ! git am -q --3way "$p" >"$BST_CACHE/git-am.log" 2>&1; then
-		git am --abort >/dev/null 2>&1 || true
-		sed 's/^/    /' "$BST_CACHE/git-am.log" >&2
-		die "patch does not apply: $(basename "$p") (series left at the base; fix the patch or rebase the series)"
-	fi
+	am_patch "$p" "patch does not apply: $(basename "$p") (series left at the base; fix the patch or rebase the series)"
 	info "applied $(basename "$p")"
 done
 echo "$want" >"$stampfile"

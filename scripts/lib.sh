@@ -186,6 +186,15 @@ ensure_worktree() {
 		git -C "$KSRC" worktree add -q --force --detach "$1" "$BST_BASE_TAG"
 }
 
+# am_patch PATCH MESSAGE: git am one patch in the current tree; when it does
+# not apply, abort, show git's reasons and die with MESSAGE.
+am_patch() {
+	git am -q --3way "$1" >"$BST_CACHE/git-am.log" 2>&1 && return
+	git am --abort >/dev/null 2>&1 || true
+	sed 's/^/    /' "$BST_CACHE/git-am.log" >&2
+	die "$2"
+}
+
 # write_patches DIR REVS...: the commits as patch files in DIR, the one
 # format of patches/ (no commit ids, no signature, so exports are stable).
 write_patches() {

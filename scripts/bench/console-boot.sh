@@ -88,8 +88,8 @@ boot() {
 	read -r ms pk wall <<<"$BOOT_RESULT"
 	extract_files "$dir/results.log" "$dir/dump"
 	[ -s "$dir/dump/kmsg" ] || die "$c boot in $dir: the guest saved no kernel log; see $dir/results.log"
+	[ -z "$run" ] && return		# a warm-up boot: checked, not measured
 	m=$(python3 "$B/console_metrics.py" "$dir")
-	[ -z "$run" ] && return
 	printf '%s\t%s\t%s\n' "$c" "$run" "$ms" >>"$OUT/runs.tsv"
 	printf '%s\t%s\t%s\t%s\t%s\n' "$c" "$run" "$ms" "$wall" "$m" >>"$OUT/boots.tsv"
 	printf '    %-18s run %2s: /init at %8s ms  (console %s)\n' "$c" "$run" "$ms" \

@@ -29,11 +29,7 @@ fi
 git am --abort >/dev/null 2>&1 || true
 git checkout -q --detach "$rev"
 for p in $patches; do
-	git am -q --3way "$BST_TOP/scripts/bench/lab/$p" >"$BST_CACHE/git-am.log" 2>&1 || {
-		git am --abort >/dev/null 2>&1 || true
-		sed 's/^/    /' "$BST_CACHE/git-am.log" >&2
-		die "lab tree $name: $p does not apply on $base"
-	}
+	am_patch "$BST_TOP/scripts/bench/lab/$p" "lab tree $name: $p does not apply on $base"
 done
 echo "$want" >"$stamp"
 info "lab tree $name: $base + $patches ($tree)"

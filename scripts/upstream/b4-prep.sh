@@ -31,11 +31,7 @@ git checkout -q -B "$BRANCH" "$BST_BASE_TAG"
 git commit -q --allow-empty -F <("$BST_TOP/scripts/upstream/cover.py" commit-message "$cover")
 n=0
 while read -r p; do
-	git am -q --3way "$p" >"$BST_CACHE/git-am.log" 2>&1 || {
-		git am --abort >/dev/null 2>&1 || true
-		sed 's/^/    /' "$BST_CACHE/git-am.log" >&2
-		die "patch does not apply: $(basename "$p")"
-	}
+	am_patch "$p" "patch does not apply: $(basename "$p")"
 	n=$((n + 1))
 done < <(series_patches)
 b4 --offline-mode prep --auto-to-cc >"$BST_CACHE/b4-prep.log" 2>&1 ||
