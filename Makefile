@@ -7,7 +7,7 @@ SHELL := /bin/bash
 S := scripts
 
 .PHONY: help demo check deps tree series build guest export b4-prep b4-send b4-export \
-	bench-bootstamp bench-console clean distclean
+	bench-bootstamp bench-console bench-uhs clean distclean
 
 help:
 	@echo "make demo      fetch, patch, build, boot QEMU virt, show the boot report"
@@ -20,6 +20,8 @@ help:
 	@echo "make bench-bootstamp   boot time with the recorder on vs off (interleaved)"
 	@echo "make bench-console     boot time with a slow serial console: unpatched, series,"
 	@echo "               loglevel=1, the seed's one-liner, earlycon (slow-UART model)"
+	@echo "make bench-uhs         SD host probe to card ready with each failing"
+	@echo "               UHS-I step, and what each bring-up costs"
 	@echo "make clean     drop out/ (results); distclean also drops the cache"
 
 demo:
@@ -71,6 +73,10 @@ bench-console: series
 	@for t in $(LAB_TREES); do $(S)/bench/lab-tree.sh $$t && $(S)/build-kernel.sh $$t || exit; done
 	@$(S)/build-guest.sh series
 	@$(S)/bench/console-boot.sh
+
+bench-uhs: build
+	@$(S)/build-guest.sh series
+	@$(S)/bench/uhs-fallback.sh
 
 clean:
 	rm -rf out

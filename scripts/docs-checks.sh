@@ -34,7 +34,7 @@ done
 
 # get_abi.py prints its complaints and exits 0: the output is the verdict.
 log=$("$BST_SERIES_TREE/tools/docs/get_abi.py" -D "$BST_TOP/Documentation/ABI" validate 2>&1)
-n=$(grep -c '^What:' "$BST_TOP"/Documentation/ABI/*/* || true)
+n=$(cat "$BST_TOP"/Documentation/ABI/*/* | grep -c '^What:' || true)
 if [ -z "$log" ] && [ "$n" -gt 0 ]; then
 	record pass "get_abi.py validate: Documentation/ABI ($n entries)"
 else
@@ -69,7 +69,9 @@ if [ ${#dirs[@]} -eq 0 ]; then
 fi
 sphinx_warnings() {
 	kmake "$1" "$out/htmldocs-$2" SPHINXDIRS="${dirs[*]}" htmldocs >"$out/htmldocs-$2.log" 2>&1 || true
-	grep -E 'WARNING|ERROR' "$out/htmldocs-$2.log" | sed -E -e "s|^$1/||" -e 's/:[0-9]+:/:/' | sort -u
+	# Without the tree's path (it differs between the trees and may appear
+	# anywhere in a line) and without line numbers.
+	grep -E 'WARNING|ERROR' "$out/htmldocs-$2.log" | sed -E -e "s|$1/||g" -e 's/:[0-9]+/:/g' | sort -u
 }
 record_clean "htmldocs SPHINXDIRS=\"${dirs[*]}\": no new warnings" \
 	"$(comm -13 <(sphinx_warnings "$KSRC" base) <(sphinx_warnings "$BST_SERIES_TREE" series))"

@@ -31,9 +31,18 @@ run_boot() {
 	# "bst.firmware=uefi": boot through UEFI firmware, which also gives the
 	# kernel ACPI tables (used with acpi=force).
 	[[ " $* " == *" bst.firmware=uefi "* ]] && qemu_args+=(-bios "$QEMU_EFI")
+	# "bst.sd=uhs" or "bst.sd=sdr50": an SD card (sd_card_args) on a fresh
+	# image, whose CRC-32 the guest gets as bst.sd_crc=.
+	local sd_crc= sd
+	sd=$(printf '%s\n' "$@" | sed -n 's/^bst\.sd=//p' | head -1)
+	if [ -n "$sd" ]; then
+		sd_crc=$(python3 "$BST_TOP/scripts/guest/mksdimg.py" "$out/sd.img") || return
+		# shellcheck disable=SC2207 # words of sd_card_args, paths without blanks
+		qemu_args+=($(sd_card_args "$out/sd.img" "$sd"))
+	fi
 	local t0=$(date +%s.%N)
 	boot_guest "$variant" "$out/initramfs.cpio" "$cpus" "$out" \
-		"$console panic=-1 bst.run=$tests $*" "${qemu_args[@]}" || rc=$?
+		"$console panic=-1 bst.run=$tests $*${sd_crc:+ bst.sd_crc=$sd_crc}" "${qemu_args[@]}" || rc=$?
 	info "QEMU exit $rc after $(printf '%.1f' "$(echo "$(date +%s.%N) - $t0" | bc)") s; logs in ${out#$BST_TOP/}/"
 	# "bst.expect=panic": a test crashes the kernel on purpose; the panic
 	# replaces the end of the plan, and the test's host-check judges the

@@ -99,8 +99,7 @@ done
 # reverse, so whatever favours the first (or last) boot of a round cancels.
 total=$((RUNS * ${#CONFIGS[@]})) k=0
 for ((i = 1; i <= RUNS; i++)); do
-	order=("${CONFIGS[@]}")
-	((i % 2)) || mapfile -t order < <(printf '%s\n' "${CONFIGS[@]}" | tac)
+	mapfile -t order < <(bench_order "$i" "${CONFIGS[@]}")
 	for v in "${order[@]}"; do
 		k=$((k + 1))
 		dir=$OUT/boots/$v-$i

@@ -65,6 +65,19 @@ bench_boot() {
 		printf "%s %s %.3f", ms, pk == "-" ? "-" : sprintf("%.3f", pk * 1000), t1 - t0 }')
 }
 
+# bench_order ROUND CONFIG...: the configurations in the order round ROUND
+# boots them (ABBA: odd rounds as given, even rounds reversed, so whatever
+# favours the first or last boot of a round cancels), one per line.
+bench_order() {
+	local round=$1
+	shift
+	if ((round % 2)); then
+		printf '%s\n' "$@"
+	else
+		printf '%s\n' "$@" | tac
+	fi
+}
+
 # bench_start OUT VARIANT...: a fresh OUT/boots, and what bench_finish
 # compares: the Images' checksums, the load average and the start time.
 bench_start() {

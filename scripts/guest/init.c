@@ -162,6 +162,18 @@ static double now(void)
 	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* Ask the kernel for a sysrq report ("w": blocked tasks) on its console. */
+static void sysrq(char c)
+{
+	int fd = open("/proc/sysrq-trigger", O_WRONLY);
+
+	if (fd >= 0) {
+		if (write(fd, &c, 1) < 0)
+			perror("sysrq-trigger");
+		close(fd);
+	}
+}
+
 /* Run one program; report how it ended on the "# bst-end" line. */
 static void run_test(const char *name, int timeout)
 {
@@ -186,8 +198,16 @@ static void run_test(const char *name, int timeout)
 	}
 	while (pid > 0 && waitpid(pid, &status, WNOHANG) == 0) {
 		if (now() - t0 > timeout) {
+			/*
+			 * The blocked tasks' stacks to the console, for the
+			 * host's logs; a task stuck in the kernel may not die,
+			 * so wait for it only a little.
+			 */
+			sysrq('w');
 			kill(-pid, SIGKILL);
-			waitpid(pid, &status, 0);
+			for (t0 = now(); now() - t0 < 5; usleep(10000))
+				if (waitpid(pid, &status, WNOHANG))
+					break;
 			printf("# bst-end %s timeout=%d\n", name, timeout);
 			return;
 		}

@@ -1,0 +1,126 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0
+# uhs-fallback.sh: what the SD UHS-I fallback costs. Boots QEMU virt with
+# sdhci-pci and an sd-card in each configuration below, interleaved, and
+# measures the time from the host's probe ("mmc0: SDHCI controller on PCI")
+# to the card being ready ("mmc0: new ... card at address"), in printk time,
+# with the mode the card ends in and what the bring-ups cost (CMD11s, CMD6
+# bus speed switches, tunings, power cycles; uhs_fallback in debugfs).
+#
+#   RUNS=7 scripts/bench/uhs-fallback.sh
+#
+# RUNS	measured boots per configuration (default 7)
+# WARMUP	unmeasured boots per configuration first (default 1)
+#
+# QEMU 7.2 cannot do UHS-I: the configurations use the series' test knobs
+# and fault injection (see selftests/plan, "SD UHS-I fallback"). Results go
+# to out/bench/uhs-fallback/ (results.md, runs.tsv, costs.tsv, boots/).
+. "$(dirname "$0")/../lib.sh"
+. "$(dirname "$0")/lib.sh"
+
+RUNS=${RUNS:-7}
+WARMUP=${WARMUP:-1}
+CPUS=2
+OUT=$BST_OUT/bench/uhs-fallback
+STATS=$BST_TOP/scripts/bench/stats.py
+METRICS=$BST_TOP/scripts/bench/uhs_metrics.py
+for n in RUNS WARMUP; do
+	[[ ${!n} =~ ^[0-9]+$ ]] || die "$n=${!n} is not a number"
+done
+[ "$RUNS" -ge 5 ] || die "RUNS=$RUNS: use at least 5 boots per configuration"
+
+FAIL="mmc_core.fail_uhs=1,100,0,-1"
+# NAME VARIANT HOST-CAPS KERNEL-COMMAND-LINE (bst.uhs_mode: the mode the
+# guest test checks the card ends in).
+CONFIG_LINES=(
+	"unpatched	baseline	uhs	"
+	"none-3.3V	series	uhs	bst.uhs_mode=HS"
+	"none-SDR50	series	sdr50	mmc_core.fail_uhs_card=uhs bst.uhs_mode=SDR50"
+	"cmd11	series	uhs	mmc_core.fail_uhs_card=s18a bst.uhs_mode=HS bst.uhs_failures=1"
+	"dat	series	uhs	mmc_core.fail_uhs_card=uhs $FAIL mmc_core.fail_uhs_steps=dat bst.uhs_mode=HS bst.uhs_failures=1"
+	"tuning-SDR104	series	uhs	mmc_core.fail_uhs_card=uhs bst.uhs_mode=SDR50 bst.uhs_failures=1"
+	"verify-SDR50	series	sdr50	mmc_core.fail_uhs_card=uhs $FAIL mmc_core.fail_uhs_steps=verify mmc_core.fail_uhs_modes=sdr50 bst.uhs_mode=SDR25 bst.uhs_failures=1"
+	"switch-all	series	uhs	mmc_core.fail_uhs_card=uhs $FAIL mmc_core.fail_uhs_steps=switch bst.uhs_mode=HS bst.uhs_failures=5"
+	"verify-all	series	uhs	mmc_core.fail_uhs_card=uhs $FAIL mmc_core.fail_uhs_steps=verify bst.uhs_mode=HS bst.uhs_failures=5"
+)
+declare -A VARIANT CAPS ARGS
+CONFIGS=()
+for line in "${CONFIG_LINES[@]}"; do
+	IFS=$'\t' read -r name v caps args <<<"$line"
+	CONFIGS+=("$name")
+	VARIANT[$name]=$v CAPS[$name]=$caps ARGS[$name]=$args
+done
+
+need_cmd qemu-system-aarch64
+bench_check_built baseline
+bench_check_built series
+bench_check_init
+[ -x "$BST_GUEST/tests/mmc/uhs_fallback" ] ||
+	die "$BST_GUEST/tests/mmc/uhs_fallback missing: run 'scripts/build-guest.sh series', then rerun"
+
+bench_start "$OUT" baseline series
+say "SD UHS-I fallback: ${#CONFIGS[@]} configurations, $RUNS boots each, interleaved"
+for v in baseline series; do
+	write_expect "$v" "$CPUS" >"$OUT/$v.expect"
+	"$BST_TOP/scripts/mkinitramfs.sh" "$v" "$OUT/$v.cpio" "$OUT/$v.expect"
+done
+SD_CRC=$(python3 "$BST_TOP/scripts/guest/mksdimg.py" "$OUT/sd.img") || exit
+
+# boot NAME DIR: one boot; the card image is copied so that no boot sees
+# another's writes (the tests only read, but a kernel could write).
+boot() {
+	local name=$1 dir=$2 v=${VARIANT[$1]} run=
+	mkdir -p "$dir"
+	cp "$OUT/sd.img" "$dir/sd.img"
+	[ "$v" = series ] && run=mmc/uhs_fallback
+	# shellcheck disable=SC2046 # words of sd_card_args, paths without blanks
+	bench_boot "$v" "$OUT/$v.cpio" "$CPUS" "$dir" \
+		"console=ttyAMA0 panic=-1 bst.run=$run bst.sd_crc=$SD_CRC ${ARGS[$name]}" \
+		$(sd_card_args "$dir/sd.img" "${CAPS[$name]}")
+	rm -f "$dir/sd.img"
+	if [ -n "$run" ] && grep -q '^not ok' "$dir/results.log"; then
+		die "$name boot in $dir: the guest test failed: $(grep -m1 '^not ok' "$dir/results.log")"
+	fi
+}
+
+for ((w = 1; w <= WARMUP; w++)); do
+	for c in "${CONFIGS[@]}"; do
+		boot "$c" "$OUT/boots/warmup-$c-$w"
+	done
+done
+
+printf 'config\trun\tvalue\n' >"$OUT/runs.tsv"
+printf 'config\trun\tms\tmode\tfailures\tcmd11\tcmd6\ttunings\tpower_cycles\n' >"$OUT/costs.tsv"
+total=$((RUNS * ${#CONFIGS[@]})) k=0
+for ((i = 1; i <= RUNS; i++)); do
+	mapfile -t order < <(bench_order "$i" "${CONFIGS[@]}")
+	for c in "${order[@]}"; do
+		k=$((k + 1))
+		dir=$OUT/boots/$c-$i
+		boot "$c" "$dir"
+		read -r ms mode fails c11 c6 tun pc < <(python3 "$METRICS" "$dir") || exit
+		printf '%s\t%s\t%s\n' "$c" "$i" "$ms" >>"$OUT/runs.tsv"
+		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$c" "$i" "$ms" "$mode" "$fails" "$c11" "$c6" "$tun" "$pc" >>"$OUT/costs.tsv"
+		printf '    [%2d/%d] %-14s run %d: card ready %7s ms after probe, %s, %s power cycles\n' \
+			"$k" "$total" "$c" "$i" "$ms" "$mode" "$pc"
+	done
+done
+bench_finish baseline series
+
+costs=$(python3 "$METRICS" --table "$OUT/costs.tsv")
+say "results ($RUNS boots each)"
+python3 "$STATS" "$OUT/runs.tsv" --ref none-3.3V --unit ms --digits 1 \
+	--md "$OUT/results.md" --title "SD UHS-I fallback: host probe to card ready" \
+	--metric "printk time from \`mmc0: SDHCI controller on PCI\` to \`mmc0: new ... card at address\`, in ms, QEMU virt (TCG). Lower is better. The mode is the one that line names (HS: 3.3 V high speed); QEMU cannot do UHS-I, so the configurations other than unpatched and none-3.3V use the series' test knobs." \
+	--meta "date=$(date -u '+%Y-%m-%d %H:%M UTC')" \
+	--meta "host=$(nproc) CPUs, $(qemu-system-aarch64 --version | head -1)" \
+	--meta "guest=QEMU virt, cortex-a76, -smp $CPUS, sdhci-pci (spec 3.00, 1.8 V) with an 8 MiB sd-card (spec 3.01)" \
+	--meta "series=$(bench_kinfo series); unpatched=$(bench_kinfo baseline)" \
+	--meta "boots=$RUNS per configuration, interleaved (ABBA); $WARMUP warm-up boot(s) each not counted" \
+	--meta "load average=before $BENCH_LOAD_BEFORE, after $BENCH_LOAD_AFTER; wall time ${BENCH_WALL} s" \
+	--meta "reproduce=\`RUNS=$RUNS WARMUP=$WARMUP scripts/bench/uhs-fallback.sh\`" \
+	--note "$(printf '## What each bring-up cost\n\nMedians per boot (min-max when they differ), from uhs_fallback: the failed steps, CMD11s sent, CMD6 bus speed switches, tunings, power cycles.\n\n%s' "$costs")" \
+	--note "Configurations: $(for l in "${CONFIG_LINES[@]}"; do printf '`%s`: `%s`; ' "${l%%$'\t'*}" "$(echo "$l" | cut -f2-4 | tr '\t' ' ')"; done)"
+echo
+echo "$costs"
+info "results: ${OUT#"$BST_TOP"/}/results.md, runs.tsv, costs.tsv"

@@ -1,0 +1,373 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Shared by the SD card tests: find the host and its card, read the mmc
+ * debugfs files (ios, uhs_fallback), read the whole card and check it against
+ * the image the host made (run-boots.sh: bst.sd=), and re-initialise the card
+ * the way a resume does (system suspend with pm_test=devices).
+ */
+#ifndef BST_SD_H
+#define BST_SD_H
+
+#define _GNU_SOURCE
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "kselftest.h"
+#include "../console/console.h"
+
+#define SD_DEBUGFS	"/sys/kernel/debug"
+#define SD_HOSTS	"/sys/class/mmc_host"
+
+/* A kernel command line value ("bst.uhs_mode=SDR50"), or NULL; a copy. */
+static inline const char *sd_param(const char *name)
+{
+	static char cmdline[4096];
+	char key[64];
+	char *p, *end;
+	FILE *f;
+
+	if (!cmdline[0]) {
+		f = fopen("/proc/cmdline", "r");
+		if (!f || !fgets(cmdline, sizeof(cmdline), f))
+			ksft_exit_fail_msg("cannot read /proc/cmdline\n");
+		fclose(f);
+	}
+	snprintf(key, sizeof(key), " %s=", name);
+	p = strstr(cmdline, key);
+	if (!p)
+		return NULL;
+	p += strlen(key);
+	end = p + strcspn(p, " \n");
+	return strndup(p, end - p);
+}
+
+static inline long sd_param_long(const char *name, long dflt)
+{
+	const char *v = sd_param(name);
+
+	return v ? strtol(v, NULL, 0) : dflt;
+}
+
+static inline double sd_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/* Read a small file into buf; returns its length or -errno. */
+static inline int sd_read_file(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0)
+		return -errno;
+	n = read(fd, buf, size - 1);
+	close(fd);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	return n;
+}
+
+/* Write a string to a file; returns 0 or -errno. */
+static inline int sd_write_file(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY);
+	int err = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, s, strlen(s)) < 0)
+		err = -errno;
+	close(fd);
+	return err;
+}
+
+/* The card: its host ("mmc0"), its device ("mmc0:0001"). */
+struct sd_card {
+	char host[256];
+	char dev[256];
+};
+
+/*
+ * Can /dev/mmcblk0 be opened? Its node appears before the disk is live
+ * (open then fails with ENXIO), so the node alone is not enough.
+ */
+static inline bool sd_disk_ready(void)
+{
+	int fd = open("/dev/mmcblk0", O_RDONLY);
+
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
+/* Wait up to @timeout s for a host with an SD card; false if none came. */
+static inline bool sd_wait_card(struct sd_card *c, double timeout)
+{
+	double end = sd_now() + timeout;
+	char path[800], type[16];
+	struct dirent *h, *d;
+	DIR *hosts, *dir;
+
+	do {
+		hosts = opendir(SD_HOSTS);
+		while (hosts && (h = readdir(hosts))) {
+			if (h->d_name[0] == '.')
+				continue;
+			snprintf(path, sizeof(path), SD_HOSTS "/%s", h->d_name);
+			dir = opendir(path);
+			while (dir && (d = readdir(dir))) {
+				if (strncmp(d->d_name, h->d_name, strlen(h->d_name)) ||
+				    d->d_name[strlen(h->d_name)] != ':')
+					continue;
+				snprintf(path, sizeof(path), SD_HOSTS "/%s/%s/type",
+					 h->d_name, d->d_name);
+				if (sd_read_file(path, type, sizeof(type)) > 0 &&
+				    !strncmp(type, "SD", 2) && sd_disk_ready()) {
+					snprintf(c->host, sizeof(c->host), "%s", h->d_name);
+					snprintf(c->dev, sizeof(c->dev), "%s", d->d_name);
+					closedir(dir);
+					closedir(hosts);
+					return true;
+				}
+			}
+			if (dir)
+				closedir(dir);
+		}
+		if (hosts)
+			closedir(hosts);
+		usleep(20000);
+	} while (sd_now() < end);
+	return false;
+}
+
+/* A debugfs file of the host ("ios", "uhs_fallback", "fail_mmc_uhs/card"). */
+static inline int sd_host_file(const struct sd_card *c, const char *name,
+			       char *buf, size_t size)
+{
+	char path[400];
+
+	snprintf(path, sizeof(path), SD_DEBUGFS "/%s/%s", c->host, name);
+	return sd_read_file(path, buf, size);
+}
+
+static inline int sd_host_write(const struct sd_card *c, const char *name,
+				const char *s)
+{
+	char path[400];
+
+	snprintf(path, sizeof(path), SD_DEBUGFS "/%s/%s", c->host, name);
+	return sd_write_file(path, s);
+}
+
+/* A card attribute in sysfs ("cid", "serial"). */
+static inline int sd_card_attr(const struct sd_card *c, const char *name,
+			       char *buf, size_t size)
+{
+	char path[800];
+
+	snprintf(path, sizeof(path), SD_HOSTS "/%s/%s/%s", c->host, c->dev, name);
+	return sd_read_file(path, buf, size);
+}
+
+/* The value of the first "key:<blanks>value" line; "" if absent. */
+static inline const char *sd_field(const char *text, const char *key)
+{
+	static char val[128];
+	char k[64];
+	const char *p;
+
+	snprintf(k, sizeof(k), "%s:", key);
+	val[0] = '\0';
+	for (p = text; p; p = strchr(p, '\n')) {
+		if (*p == '\n')
+			p++;
+		if (!strncmp(p, k, strlen(k))) {
+			p += strlen(k);
+			p += strspn(p, " \t");
+			snprintf(val, sizeof(val), "%.*s", (int)strcspn(p, "\n"), p);
+			break;
+		}
+	}
+	return val;
+}
+
+static inline long sd_field_long(const char *text, const char *key)
+{
+	return strtol(sd_field(text, key), NULL, 0);
+}
+
+/* What uhs_fallback says, parsed. */
+struct sd_uhs {
+	char ceiling[16];
+	char card[40];
+	long failures, cmd11, cmd6, tunings, power_cycles;
+	char text[2048];
+};
+
+static inline bool sd_uhs_read(const struct sd_card *c, struct sd_uhs *u)
+{
+	if (sd_host_file(c, "uhs_fallback", u->text, sizeof(u->text)) <= 0)
+		return false;
+	snprintf(u->ceiling, sizeof(u->ceiling), "%s", sd_field(u->text, "ceiling"));
+	snprintf(u->card, sizeof(u->card), "%s", sd_field(u->text, "card"));
+	u->failures = sd_field_long(u->text, "failures");
+	u->cmd11 = sd_field_long(u->text, "cmd11");
+	u->cmd6 = sd_field_long(u->text, "cmd6");
+	u->tunings = sd_field_long(u->text, "tunings");
+	u->power_cycles = sd_field_long(u->text, "power_cycles");
+	return true;
+}
+
+/*
+ * The mode the host runs the card in, from ios: "SDR104" ... "SDR12" for a
+ * UHS-I timing at 1.80 V, "HS" for high speed at 3.30 V, "?" otherwise.
+ */
+static inline const char *sd_ios_mode(const struct sd_card *c)
+{
+	static const char *const uhs[] = { "SDR12", "SDR25", "SDR50", "SDR104", "DDR50" };
+	static char ios[1024];
+	const char *timing, *volt;
+	unsigned int i;
+
+	if (sd_host_file(c, "ios", ios, sizeof(ios)) <= 0)
+		return "?";
+	timing = sd_field(ios, "timing spec");
+	if (strstr(timing, "sd high-speed")) {
+		volt = sd_field(ios, "signal voltage");
+		return strstr(volt, "3.30 V") ? "HS" : "?";
+	}
+	for (i = 0; i < sizeof(uhs) / sizeof(uhs[0]); i++) {
+		char want[32];
+
+		snprintf(want, sizeof(want), "sd uhs %s)", uhs[i]);
+		if (strstr(timing, want)) {
+			volt = sd_field(ios, "signal voltage");
+			return strstr(volt, "1.80 V") ? uhs[i] : "?";
+		}
+	}
+	return "?";
+}
+
+/* CRC-32 (IEEE 802.3, as zlib computes it), to compare with the host's. */
+static inline uint32_t sd_crc32(uint32_t crc, const unsigned char *p, size_t n)
+{
+	static uint32_t table[256];
+	uint32_t c;
+	int i, k;
+
+	if (!table[1]) {
+		for (i = 0; i < 256; i++) {
+			c = i;
+			for (k = 0; k < 8; k++)
+				c = c & 1 ? 0xedb88320 ^ (c >> 1) : c >> 1;
+			table[i] = c;
+		}
+	}
+	crc = ~crc;
+	while (n--)
+		crc = table[(crc ^ *p++) & 0xff] ^ (crc >> 8);
+	return ~crc;
+}
+
+/*
+ * Read the whole card through /dev/mmcblk0, bypassing the page cache;
+ * returns 0 and its CRC-32 and size, or -errno of the first failed read.
+ */
+static inline int sd_read_card(uint32_t *crc, long long *size)
+{
+	const size_t chunk = 256 * 1024;
+	unsigned char *buf;
+	ssize_t n;
+	int fd, err = 0;
+
+	if (posix_memalign((void **)&buf, 4096, chunk))
+		return -ENOMEM;
+	fd = open("/dev/mmcblk0", O_RDONLY | O_DIRECT);
+	if (fd < 0) {
+		free(buf);
+		return -errno;
+	}
+	*crc = 0;
+	*size = 0;
+	while ((n = read(fd, buf, chunk)) > 0) {
+		*crc = sd_crc32(*crc, buf, n);
+		*size += n;
+	}
+	if (n < 0)
+		err = -errno;
+	close(fd);
+	free(buf);
+	return err;
+}
+
+/* Does the card read back as the image the host made (bst.sd_crc)? */
+static inline bool sd_data_matches(const char *what)
+{
+	unsigned long want = strtoul(sd_param("bst.sd_crc") ?: "0", NULL, 16);
+	long long size = 0;
+	uint32_t crc = 0;
+	int err = sd_read_card(&crc, &size);
+
+	if (err)
+		ksft_print_msg("%s: read error %d (%s)\n", what, err, strerror(-err));
+	else if (crc != want)
+		ksft_print_msg("%s: %lld bytes, CRC-32 %08x, the image's is %08lx\n",
+			       what, size, crc, want);
+	return !err && crc == want;
+}
+
+/*
+ * Re-initialise the card as a resume does: system suspend to idle with
+ * pm_test=devices suspends and resumes every device, the card included,
+ * without sleeping. Returns 0 or -errno.
+ */
+static inline int sd_suspend_resume(void)
+{
+	int err;
+
+	sd_write_file("/sys/module/suspend/parameters/pm_test_delay", "0");
+	err = sd_write_file("/sys/power/pm_test", "devices");
+	if (!err)
+		err = sd_write_file("/sys/power/state", "freeze");
+	sd_write_file("/sys/power/pm_test", "none");
+	return err;
+}
+
+struct sd_log_match {
+	const char *a, *b;
+	int n;
+};
+
+static inline void sd_log_match(const char *rec, void *arg)
+{
+	struct sd_log_match *m = arg;
+
+	if (strstr(kmsg_text(rec), m->a) && strstr(kmsg_text(rec), m->b))
+		m->n++;
+}
+
+/* Records of the kernel log that contain both strings, or -errno. */
+static inline int sd_log_count(const char *a, const char *b)
+{
+	struct sd_log_match m = { a, b, 0 };
+	int err = kmsg_for_each(sd_log_match, &m);
+
+	return err < 0 ? err : m.n;
+}
+
+#endif
