@@ -9,6 +9,13 @@
 : "${BST_RESULTS:=$BST_OUT/check/results.tsv}"
 export BST_RESULTS
 
+# boot_arg KEY ARG...: the value of the first "KEY=value" among ARG.
+boot_arg() {
+	local key=$1
+	shift
+	printf '%s\n' "$@" | sed -n "s/^${key//./\\.}=//p" | head -1
+}
+
 run_boot() {
 	local name=$1 variant=$2 cpus=$3 tests=$4
 	shift 4
@@ -23,7 +30,7 @@ run_boot() {
 	[[ " $* " == *" bst.console=none "* ]] && console=
 	# "bst.dtb=NAME": boot with a device tree of scripts/guest/mkdtb.sh.
 	local qemu_args=() dtb
-	dtb=$(printf '%s\n' "$@" | sed -n 's/^bst\.dtb=//p' | head -1)
+	dtb=$(boot_arg bst.dtb "$@")
 	if [ -n "$dtb" ]; then
 		"$BST_TOP/scripts/guest/mkdtb.sh" "$dtb" "$cpus" "$out/board.dtb" || return
 		qemu_args=(-dtb "$out/board.dtb")
@@ -34,7 +41,7 @@ run_boot() {
 	# "bst.sd=uhs" or "bst.sd=sdr50": an SD card (sd_card_args) on a fresh
 	# image, whose CRC-32 the guest gets as bst.sd_crc=.
 	local sd_crc= sd
-	sd=$(printf '%s\n' "$@" | sed -n 's/^bst\.sd=//p' | head -1)
+	sd=$(boot_arg bst.sd "$@")
 	if [ -n "$sd" ]; then
 		sd_crc=$(python3 "$BST_TOP/scripts/guest/mksdimg.py" "$out/sd.img") || return
 		# shellcheck disable=SC2207 # words of sd_card_args, paths without blanks
