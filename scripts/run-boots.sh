@@ -74,31 +74,38 @@ run_boot() {
 	[ "$expect_panic" -eq 1 ] || python3 "$BST_TOP/scripts/console-check.py" "$out/console.log" \
 		"$BST_TOP/selftests/known-splats" "$name" | record_rows
 	extract_files "$out/results.log" "$out/dump"
-	run_host_checks "$out" "$tests"
+	local checks
+	checks=$(host_checks "$out" "$tests" "$(boot_arg bst.check "$@")")
+	run_host_checks "$out" "$checks"
 	[ "$expect_panic" -eq 1 ] ||
 		python3 "$BST_TOP/scripts/ktap.py" "$out/results.log" "$name" "$tests" | record_rows
 	if [ -s "$out/host.log" ]; then
-		python3 "$BST_TOP/scripts/ktap.py" "$out/host.log" "$name" \
-			"$(host_checks "$out" "$tests")" | record_rows
+		python3 "$BST_TOP/scripts/ktap.py" "$out/host.log" "$name" "$checks" | record_rows
 	fi
 }
 
+# host_checks OUT TESTS [DIR]: the host-checks a boot gets, comma-separated.
 # A test directory may ship an executable "host-check": it runs on the host
-# after a boot that dumped files (bst.dump=), with the boot's output
-# directory (console.log, results.log, dump/) as its argument, and prints KTAP.
+# after a boot that dumped files (bst.dump=), or after any boot that names
+# the directory with "bst.check=DIR" (a boot that panics before userspace),
+# with the boot's output directory (console.log, cmdline, results.log, dump/)
+# as its argument, and prints KTAP.
 host_checks() {
 	local d
-	[ -n "$(ls -A "$1/dump" 2>/dev/null)" ] || return 0
-	for d in $(echo "$2" | tr ',' '\n' | sed -n 's|/.*||p' | sort -u); do
+	{
+		[ -z "$(ls -A "$1/dump" 2>/dev/null)" ] || echo "$2" | tr ',' '\n' | sed -n 's|/.*||p'
+		[ -z "$3" ] || echo "$3"
+	} | sort -u | while read -r d; do
 		[ -x "$BST_TOP/selftests/$d/host-check" ] && printf '%s/host-check,' "$d"
 	done
 	return 0
 }
 
+# run_host_checks OUT CHECKS: run them, their output in OUT/host.log.
 run_host_checks() {
 	local out=$1 t rc
 	: >"$out/host.log"
-	for t in $(host_checks "$out" "$2" | tr ',' ' '); do
+	for t in $(echo "$2" | tr ',' ' '); do
 		rc=0
 		echo "# bst-begin $t" >>"$out/host.log"
 		KSRC=$KSRC "$BST_TOP/selftests/$t" "$out" >>"$out/host.log" 2>&1 || rc=$?

@@ -7,12 +7,16 @@ results channel) and dump/kmsg (the kernel log, one /dev/kmsg record a line,
 saved by console_registered_once). Prints one tab-separated line:
 
   console_bytes dmesg_bytes console_ok run_init_ms fw_console_us populate_us
+  tail_ms
 
 dmesg_bytes is what the log takes as console text ("[ seconds] text" lines),
 console_ok 1 when the guest test found one enabled, preferred ttyAMA console,
 run_init_ms the printk time of "Run /init as init process", and the last two
 the initcall_debug durations of pl011_fw_console_init and
 of_platform_default_populate_init (where the PL011 probes), "-" if absent.
+tail_ms is the printk time from the last initcall's return to "Run /init":
+opening /dev/console (the PL011 port, whose lock a printer thread holds for
+a whole record at a time) and freeing the init memory.
 """
 import os
 import re
@@ -24,7 +28,7 @@ def main():
         sys.exit(__doc__)
     d = sys.argv[1]
     console_bytes = os.path.getsize(os.path.join(d, 'console.log'))
-    dmesg_bytes, run_init, durations = 0, '-', {}
+    dmesg_bytes, run_init, durations, last_initcall = 0, '-', {}, None
     with open(os.path.join(d, 'dump', 'kmsg'), encoding='utf-8', errors='replace') as f:
         for rec in f:
             head, _, text = rec.rstrip('\n').partition(';')
@@ -33,16 +37,19 @@ def main():
                 dmesg_bytes += len('[%5d.%06d] ' % (usec // 10**6, usec % 10**6)) + len(line) + 1
             if text == 'Run /init as init process':
                 run_init = '%.3f' % (usec / 1000)
+                tail = '-' if last_initcall is None else '%.3f' % ((usec - last_initcall) / 1000)
             m = re.match(r'initcall (\w+)\+\S+ returned -?\d+ after (\d+) usecs', text)
             if m:
                 durations[m.group(1)] = m.group(2)
+                last_initcall = usec
     with open(os.path.join(d, 'results.log'), encoding='utf-8', errors='replace') as f:
         ok = any(l.startswith('ok ') and 'one ttyAMA console, enabled and preferred' in l
                  for l in f)
     print('\t'.join(str(x) for x in (
         console_bytes, dmesg_bytes, int(ok), run_init,
         durations.get('pl011_fw_console_init', '-'),
-        durations.get('of_platform_default_populate_init', '-'))))
+        durations.get('of_platform_default_populate_init', '-'),
+        tail if run_init != '-' else '-')))
 
 
 if __name__ == '__main__':

@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "kselftest.h"
+#include "../lib/bst_time.h"
 
 #define BST_EXPECT	"/bst/expect"
 #define BST_KO		"/lib/modules/bootstamp.ko"
@@ -37,14 +38,6 @@ static const char *const bst_read_files[] = {
 };
 
 #define BST_ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
-
-static inline double bst_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 /* The counter the module stamps with (CNTVCT_EL0), and its frequency. */
 static inline uint64_t bst_cntvct(void)

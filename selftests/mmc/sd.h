@@ -23,6 +23,7 @@
 
 #include "kselftest.h"
 #include "../console/console.h"
+#include "../lib/bst_time.h"
 
 #define SD_DEBUGFS	"/sys/kernel/debug"
 #define SD_HOSTS	"/sys/class/mmc_host"
@@ -55,14 +56,6 @@ static inline long sd_param_long(const char *name, long dflt)
 	const char *v = sd_param(name);
 
 	return v ? strtol(v, NULL, 0) : dflt;
-}
-
-static inline double sd_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 /* Read a small file into buf; returns its length or -errno. */
@@ -118,7 +111,7 @@ static inline bool sd_disk_ready(void)
 /* Wait up to @timeout s for a host with an SD card; false if none came. */
 static inline bool sd_wait_card(struct sd_card *c, double timeout)
 {
-	double end = sd_now() + timeout;
+	double end = bst_now() + timeout;
 	char path[800], type[16];
 	struct dirent *h, *d;
 	DIR *hosts, *dir;
@@ -151,7 +144,7 @@ static inline bool sd_wait_card(struct sd_card *c, double timeout)
 		if (hosts)
 			closedir(hosts);
 		usleep(20000);
-	} while (sd_now() < end);
+	} while (bst_now() < end);
 	return false;
 }
 

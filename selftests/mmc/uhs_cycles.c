@@ -57,7 +57,7 @@ int main(void)
 		ksft_exit_fail_msg("cannot read %s/uhs_fallback\n", card.host);
 
 	for (i = 0; i < cycles; i++) {
-		t = sd_now();
+		t = bst_now();
 		err = cycle(&card, unbind);
 		if (err || !sd_wait_card(&card, 5)) {
 			ksft_print_msg("cycle %ld (%s): %s\n", i + 1, method,
@@ -68,7 +68,7 @@ int main(void)
 		/* The read makes sure the card was initialised again. */
 		if (!sd_data_matches("cycle"))
 			bad_data++;
-		t = sd_now() - t;
+		t = bst_now() - t;
 		t_sum += t;
 		if (t > t_max)
 			t_max = t;

@@ -84,7 +84,7 @@ static void check_other_card(const char *want_mode, long want_failures)
 	if (!err)
 		err = sd_suspend_resume();
 	/* The old card is removed and the new one added by the rescan. */
-	for (double end = sd_now() + 5; sd_now() < end; usleep(20000))
+	for (double end = bst_now() + 5; bst_now() < end; usleep(20000))
 		if (sd_wait_card(&card, 1) &&
 		    sd_card_attr(&card, "serial", serial, sizeof(serial)) > 0 &&
 		    !strncmp(serial, OTHER_SERIAL, strlen(OTHER_SERIAL)))
