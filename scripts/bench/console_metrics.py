@@ -15,8 +15,8 @@ run_init_ms the printk time of "Run /init as init process", and the last two
 the initcall_debug durations of pl011_fw_console_init and
 of_platform_default_populate_init (where the PL011 probes), "-" if absent.
 tail_ms is the printk time from the last initcall's return to "Run /init":
-opening /dev/console (the PL011 port, whose lock a printer thread holds for
-a whole record at a time) and freeing the init memory.
+opening /dev/console (the PL011 port, whose lock the printer thread holds
+while it writes) and freeing the init memory.
 """
 import os
 import re

@@ -47,8 +47,9 @@ def main():
             'pl011_fw_console_init registers the console and the PL011 probe in '
             'of_platform_default_populate_init adopts it. "Last initcall to Run /init" '
             'is mostly opening /dev/console and freeing the init memory: each '
-            'acquisition of the port lock while a printer thread is printing waits '
-            'for the record it is writing.']
+            'acquisition of the port lock waits for what the printer thread is '
+            'writing (16 characters with the series, a whole record without '
+            'patches 9-10).']
     print('\n'.join(out))
 
 
