@@ -28,7 +28,7 @@ def main():
         sys.exit(__doc__)
     d = sys.argv[1]
     console_bytes = os.path.getsize(os.path.join(d, 'console.log'))
-    dmesg_bytes, run_init, durations, last_initcall = 0, '-', {}, None
+    dmesg_bytes, run_init, tail, durations, last_initcall = 0, '-', '-', {}, None
     with open(os.path.join(d, 'dump', 'kmsg'), encoding='utf-8', errors='replace') as f:
         for rec in f:
             head, _, text = rec.rstrip('\n').partition(';')
@@ -49,7 +49,7 @@ def main():
         console_bytes, dmesg_bytes, int(ok), run_init,
         durations.get('pl011_fw_console_init', '-'),
         durations.get('of_platform_default_populate_init', '-'),
-        tail if run_init != '-' else '-')))
+        tail)))
 
 
 if __name__ == '__main__':
