@@ -76,6 +76,8 @@ stage "host: patches/ applies to the base with git am" "$S/apply-series.sh"
 report_unit_tests
 stage "host: sparse for this tree (scripts/build-sparse.sh)" "$S/build-sparse.sh"
 for v in $variants; do
+	tree=$(variant_line "$v" | awk '{ print $2 }')
+	[[ $tree != lab:* ]] || stage "host: lab tree ${tree#lab:} ready" "$S/bench/lab-tree.sh" "${tree#lab:}"
 	stage "host: $v kernel builds" "$S/build-kernel.sh" "$v"
 	stage "host: guest programs build for $v" "$S/build-guest.sh" "$v"
 done

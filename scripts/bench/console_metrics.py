@@ -7,7 +7,7 @@ results channel) and dump/kmsg (the kernel log, one /dev/kmsg record a line,
 saved by console_registered_once). Prints one tab-separated line:
 
   console_bytes dmesg_bytes console_ok run_init_ms fw_console_us populate_us
-  tail_ms
+  tail_ms line_busy_pct
 
 dmesg_bytes is what the log takes as console text ("[ seconds] text" lines),
 console_ok 1 when the guest test found one enabled, preferred ttyAMA console,
@@ -16,7 +16,10 @@ the initcall_debug durations of pl011_fw_console_init and
 of_platform_default_populate_init (where the PL011 probes), "-" if absent.
 tail_ms is the printk time from the last initcall's return to "Run /init":
 opening /dev/console (the PL011 port, whose lock the printer thread holds
-while it writes) and freeing the init memory.
+while it writes) and freeing the init memory. line_busy_pct: how much of the
+time from its first character to late_initcall_sync the modelled UART was
+sending (the model's "bst-uart: ... line idle" line); with a backlog all
+along, as the series' printer thread has, the rest is lost line time.
 """
 import os
 import re
@@ -29,6 +32,7 @@ def main():
     d = sys.argv[1]
     console_bytes = os.path.getsize(os.path.join(d, 'console.log'))
     dmesg_bytes, run_init, tail, durations, last_initcall = 0, '-', '-', {}, None
+    busy = '-'
     with open(os.path.join(d, 'dump', 'kmsg'), encoding='utf-8', errors='replace') as f:
         for rec in f:
             head, _, text = rec.rstrip('\n').partition(';')
@@ -38,6 +42,9 @@ def main():
             if text == 'Run /init as init process':
                 run_init = '%.3f' % (usec / 1000)
                 tail = '-' if last_initcall is None else '%.3f' % ((usec - last_initcall) / 1000)
+            m = re.match(r'bst-uart: \d+ characters, line idle (\d+) us of (\d+) us', text)
+            if m and int(m.group(2)):
+                busy = '%.1f' % (100 * (1 - int(m.group(1)) / int(m.group(2))))
             m = re.match(r'initcall (\w+)\+\S+ returned -?\d+ after (\d+) usecs', text)
             if m:
                 durations[m.group(1)] = m.group(2)
@@ -49,7 +56,7 @@ def main():
         console_bytes, dmesg_bytes, int(ok), run_init,
         durations.get('pl011_fw_console_init', '-'),
         durations.get('of_platform_default_populate_init', '-'),
-        tail)))
+        tail, busy)))
 
 
 if __name__ == '__main__':
