@@ -95,25 +95,21 @@ for ((w = 1; w <= WARMUP; w++)); do
 	done
 done
 
-# ABBA order: odd rounds boot the configurations in order, even rounds in
-# reverse, so whatever favours the first (or last) boot of a round cancels.
-total=$((RUNS * ${#CONFIGS[@]})) k=0
-for ((i = 1; i <= RUNS; i++)); do
-	mapfile -t order < <(bench_order "$i" "${CONFIGS[@]}")
-	for v in "${order[@]}"; do
-		k=$((k + 1))
-		dir=$OUT/boots/$v-$i
-		boot "$v" "$dir"
-		read -r ms pk wall <<<"$BOOT_RESULT"
-		load1=$(cut -d' ' -f1 /proc/loadavg)
-		freq=$(sed -n 's/^# bst-init started counter=[0-9]* freq=\([0-9]*\).*/\1/p' "$dir/results.log" | head -1)
-		printf '%s\t%s\t%s\n' "$v" "$i" "$ms" >>"$OUT/runs.tsv"
-		[ "$pk" = - ] || printf '%s\t%s\t%s\n' "$v" "$i" "$pk" >>"$OUT/printk.tsv"
-		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$v" "$i" "$ms" "$pk" "$wall" "$load1" "$freq" >>"$OUT/boots.tsv"
-		printf '    [%2d/%d] %-12s run %2d: /init at %8s ms  (printk %s ms, QEMU %s s, load %s)\n' \
-			"$k" "$total" "$v" "$i" "$ms" "$pk" "$wall" "$load1"
-	done
-done
+# measure VARIANT ROUND N TOTAL: one measured boot (bench_rounds).
+measure() {
+	local v=$1 i=$2 dir=$OUT/boots/$1-$2 ms pk wall load1 freq
+	boot "$v" "$dir"
+	read -r ms pk wall <<<"$BOOT_RESULT"
+	load1=$(cut -d' ' -f1 /proc/loadavg)
+	freq=$(sed -n 's/^# bst-init started counter=[0-9]* freq=\([0-9]*\).*/\1/p' "$dir/results.log" | head -1)
+	printf '%s\t%s\t%s\n' "$v" "$i" "$ms" >>"$OUT/runs.tsv"
+	[ "$pk" = - ] || printf '%s\t%s\t%s\n' "$v" "$i" "$pk" >>"$OUT/printk.tsv"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$v" "$i" "$ms" "$pk" "$wall" "$load1" "$freq" >>"$OUT/boots.tsv"
+	printf '    [%2d/%d] %-12s run %2d: /init at %8s ms  (printk %s ms, QEMU %s s, load %s)\n' \
+		"$3" "$4" "$v" "$i" "$ms" "$pk" "$wall" "$load1"
+}
+# Two kernels, so bench_order's rotation is ABBA: on, off, off, on, ...
+bench_rounds "$RUNS" measure "${CONFIGS[@]}"
 
 bench_finish "${CONFIGS[@]}"
 info "load average after: $BENCH_LOAD_AFTER; wall time ${BENCH_WALL}s"
@@ -129,7 +125,7 @@ meta=(
 	--meta "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
 	--meta "host=$(nproc) CPUs, $(qemu-system-aarch64 --version | head -1)"
 	--meta "guest=QEMU virt, cortex-a76, -smp $CPUS, -m 512, \`${QEMU_ARGS[*]}\`, kernel command line \`$CMDLINE\`"
-	--meta "boots=$RUNS per kernel, interleaved $ON, $OFF, $ON, ...; $WARMUP warm-up boot(s) per kernel not counted"
+	--meta "boots=$RUNS per kernel, interleaved ABBA ($ON, $OFF, $OFF, $ON, ...); $WARMUP warm-up boot(s) per kernel not counted"
 	--meta "$ON=recorder on: $(bench_kinfo "$ON"), initramfs $(stat -c %s "$OUT/$ON.cpio") bytes"
 	--meta "$OFF=recorder compiled out: $(bench_kinfo "$OFF"), initramfs $(stat -c %s "$OUT/$OFF.cpio") bytes"
 	--meta "load average=before $BENCH_LOAD_BEFORE, after $BENCH_LOAD_AFTER"

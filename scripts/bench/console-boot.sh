@@ -124,9 +124,9 @@ done
 
 # boot CONFIG DIR: one boot; appends its rows to the TSV files.
 boot() {
-	local c=$1 dir=$2 run=$3 ms pk wall m
+	local c=$1 dir=$2 run=$3 ms wall m
 	bench_boot "${VARIANT[$c]}" "${INITRD[$c]}" "$CPUS" "$dir" "$COMMON ${EXTRA[$c]}" "${QEMU_ARGS[@]}"
-	read -r ms pk wall <<<"$BOOT_RESULT"
+	read -r ms _ wall <<<"$BOOT_RESULT"
 	extract_files "$dir/results.log" "$dir/dump"
 	[ -s "$dir/dump/kmsg" ] || die "$c boot in $dir: the guest saved no kernel log; see $dir/results.log"
 	[ -z "$run" ] && return		# a warm-up boot: checked, not measured
@@ -144,15 +144,11 @@ for ((w = 1; w <= WARMUP; w++)); do
 		boot "$c" "$OUT/boots/warmup-$c-$w" ""
 	done
 done
-# Rotating order: round i starts at configuration i, so each one is first,
-# second, ... equally often.
-n=${#CONFIGS[@]}
-for ((i = 1; i <= RUNS; i++)); do
-	for ((k = 0; k < n; k++)); do
-		c=${CONFIGS[(i - 1 + k) % n]}
-		boot "$c" "$OUT/boots/$c-$i" "$i"
-	done
-done
+# measure CONFIG ROUND N TOTAL: one measured boot (bench_rounds).
+measure() {
+	boot "$1" "$OUT/boots/$1-$2" "$2"
+}
+bench_rounds "$RUNS" measure "${CONFIGS[@]}"
 bench_finish "${VARIANTS[@]}"
 
 # --- results -------------------------------------------------------------------

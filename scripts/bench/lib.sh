@@ -66,16 +66,34 @@ bench_boot() {
 }
 
 # bench_order ROUND CONFIG...: the configurations in the order round ROUND
-# boots them (ABBA: odd rounds as given, even rounds reversed, so whatever
-# favours the first or last boot of a round cancels), one per line.
+# boots them, one per line. The order rotates: round i starts with the i-th
+# configuration, so over n rounds each one boots first, second, ... equally
+# often and whatever favours a position in the round cancels (with two
+# configurations this is ABBA).
 bench_order() {
-	local round=$1
+	local round=$1 n k
 	shift
-	if ((round % 2)); then
-		printf '%s\n' "$@"
-	else
-		printf '%s\n' "$@" | tac
-	fi
+	n=$#
+	for ((k = 0; k < n; k++)); do
+		local i=$(((round - 1 + k) % n + 1))
+		printf '%s\n' "${!i}"
+	done
+}
+
+# bench_rounds RUNS FUNC CONFIG...: the measured boots, RUNS rounds in
+# bench_order's order. Each boot calls FUNC CONFIG ROUND N TOTAL, N counting
+# the boots from 1 to TOTAL; a failing FUNC stops the rounds.
+bench_rounds() {
+	local runs=$1 fn=$2 i c n=0 total order
+	shift 2
+	total=$((runs * $#))
+	for ((i = 1; i <= runs; i++)); do
+		mapfile -t order < <(bench_order "$i" "$@")
+		for c in "${order[@]}"; do
+			n=$((n + 1))
+			"$fn" "$c" "$i" "$n" "$total" || return
+		done
+	done
 }
 
 # bench_start OUT VARIANT...: a fresh OUT/boots, and what bench_finish

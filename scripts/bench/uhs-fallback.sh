@@ -91,20 +91,17 @@ done
 
 printf 'config\trun\tvalue\n' >"$OUT/runs.tsv"
 printf 'config\trun\tms\tmode\tfailures\tcmd11\tcmd6\ttunings\tpower_cycles\n' >"$OUT/costs.tsv"
-total=$((RUNS * ${#CONFIGS[@]})) k=0
-for ((i = 1; i <= RUNS; i++)); do
-	mapfile -t order < <(bench_order "$i" "${CONFIGS[@]}")
-	for c in "${order[@]}"; do
-		k=$((k + 1))
-		dir=$OUT/boots/$c-$i
-		boot "$c" "$dir"
-		read -r ms mode fails c11 c6 tun pc < <(python3 "$METRICS" "$dir") || exit
-		printf '%s\t%s\t%s\n' "$c" "$i" "$ms" >>"$OUT/runs.tsv"
-		printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$c" "$i" "$ms" "$mode" "$fails" "$c11" "$c6" "$tun" "$pc" >>"$OUT/costs.tsv"
-		printf '    [%2d/%d] %-14s run %d: card ready %7s ms after probe, %s, %s power cycles\n' \
-			"$k" "$total" "$c" "$i" "$ms" "$mode" "$pc"
-	done
-done
+# measure CONFIG ROUND N TOTAL: one measured boot (bench_rounds).
+measure() {
+	local c=$1 i=$2 dir=$OUT/boots/$1-$2 ms mode fails c11 c6 tun pc
+	boot "$c" "$dir"
+	read -r ms mode fails c11 c6 tun pc < <(python3 "$METRICS" "$dir") || exit
+	printf '%s\t%s\t%s\n' "$c" "$i" "$ms" >>"$OUT/runs.tsv"
+	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$c" "$i" "$ms" "$mode" "$fails" "$c11" "$c6" "$tun" "$pc" >>"$OUT/costs.tsv"
+	printf '    [%2d/%d] %-14s run %d: card ready %7s ms after probe, %s, %s power cycles\n' \
+		"$3" "$4" "$c" "$i" "$ms" "$mode" "$pc"
+}
+bench_rounds "$RUNS" measure "${CONFIGS[@]}"
 bench_finish baseline series
 
 costs=$(python3 "$METRICS" --table "$OUT/costs.tsv")
@@ -116,7 +113,7 @@ python3 "$STATS" "$OUT/runs.tsv" --ref none-3.3V --unit ms --digits 1 \
 	--meta "host=$(nproc) CPUs, $(qemu-system-aarch64 --version | head -1)" \
 	--meta "guest=QEMU virt, cortex-a76, -smp $CPUS, sdhci-pci (spec 3.00, 1.8 V) with an 8 MiB sd-card (spec 3.01)" \
 	--meta "series=$(bench_kinfo series); unpatched=$(bench_kinfo baseline)" \
-	--meta "boots=$RUNS per configuration, interleaved (ABBA); $WARMUP warm-up boot(s) each not counted" \
+	--meta "boots=$RUNS per configuration, interleaved, rotating order; $WARMUP warm-up boot(s) each not counted" \
 	--meta "load average=before $BENCH_LOAD_BEFORE, after $BENCH_LOAD_AFTER; wall time ${BENCH_WALL} s" \
 	--meta "reproduce=\`RUNS=$RUNS WARMUP=$WARMUP scripts/bench/uhs-fallback.sh\`" \
 	--note "$(printf '## What each bring-up cost\n\nMedians per boot (min-max when they differ), from uhs_fallback: the failed steps, CMD11s sent, CMD6 bus speed switches, tunings, power cycles.\n\n%s' "$costs")" \
