@@ -71,18 +71,19 @@ bench_boot() {
 # often and whatever favours a position in the round cancels (with two
 # configurations this is ABBA).
 bench_order() {
-	local round=$1 n k
+	local round=$1 n k i
 	shift
 	n=$#
 	for ((k = 0; k < n; k++)); do
-		local i=$(((round - 1 + k) % n + 1))
+		i=$(((round - 1 + k) % n + 1))
 		printf '%s\n' "${!i}"
 	done
 }
 
 # bench_rounds RUNS FUNC CONFIG...: the measured boots, RUNS rounds in
 # bench_order's order. Each boot calls FUNC CONFIG ROUND N TOTAL, N counting
-# the boots from 1 to TOTAL; a failing FUNC stops the rounds.
+# the boots from 1 to TOTAL. FUNC runs under set -e (not in a || list, where
+# bash would ignore it), so a failing command in it stops the benchmark.
 bench_rounds() {
 	local runs=$1 fn=$2 i c n=0 total order
 	shift 2
@@ -91,7 +92,7 @@ bench_rounds() {
 		mapfile -t order < <(bench_order "$i" "$@")
 		for c in "${order[@]}"; do
 			n=$((n + 1))
-			"$fn" "$c" "$i" "$n" "$total" || return
+			"$fn" "$c" "$i" "$n" "$total"
 		done
 	done
 }
