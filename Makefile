@@ -65,12 +65,10 @@ bench-bootstamp: series
 	@$(S)/build-guest.sh series
 	@CLOCK=$(or $(CLOCK),host) $(S)/bench/bootstamp-overhead.sh
 
-LAB_TREES := slowuart-base slowuart-series slowuart-oneliner
-
 bench-console: series
 	@$(S)/build-sparse.sh
 	@$(S)/build-kernel.sh series
-	@for t in $(LAB_TREES); do $(S)/bench/lab-tree.sh $$t && $(S)/build-kernel.sh $$t || exit; done
+	@for v in $$($(S)/bench/console-boot.sh --variants); do $(S)/build-kernel.sh $$v || exit; done
 	@$(S)/build-guest.sh series
 	@$(S)/bench/console-boot.sh
 

@@ -3,10 +3,13 @@
 # build-kernel.sh VARIANT: configure and build one kernel variant
 # (scripts/config/variants) in its own O= directory: allnoconfig, then the
 # variant's fragments, then olddefconfig, then a check that every requested
-# option made it, then Image and modules with ccache.
+# option made it, then Image and modules with ccache. A benchmark variant
+# ("lab:NAME" tree) gets its tree readied first (scripts/bench/lab-tree.sh).
 . "$(dirname "$0")/lib.sh"
 
 variant=${1:?usage: build-kernel.sh VARIANT}
+lab=$(variant_line "$variant" | awk '$2 ~ /^lab:/ { print substr($2, 5) }')
+[ -z "$lab" ] || "$BST_TOP/scripts/bench/lab-tree.sh" "$lab" || exit
 tree=$(variant_tree "$variant")
 bdir=$(variant_bdir "$variant")
 mapfile -t frags < <(variant_fragments "$variant" | sed "s|^|$BST_TOP/|")

@@ -25,7 +25,7 @@ summary() {
 		say "skipped:"
 		awk -F'\t' '$1 == "skip" { print "    " $2 "  (" $3 ")" }' "$BST_RESULTS"
 	fi
-	info "results: ${BST_RESULTS#$BST_TOP/}, wall time $(( $(date +%s) - t_start ))s"
+	info "results: ${BST_RESULTS#"$BST_TOP"/}, wall time $(( $(date +%s) - t_start ))s"
 	if [ $((pass + fail)) -eq 0 ]; then
 		echo "no test ran"
 		fail=1
@@ -76,8 +76,6 @@ stage "host: patches/ applies to the base with git am" "$S/apply-series.sh"
 report_unit_tests
 stage "host: sparse for this tree (scripts/build-sparse.sh)" "$S/build-sparse.sh"
 for v in $variants; do
-	tree=$(variant_line "$v" | awk '{ print $2 }')
-	[[ $tree != lab:* ]] || stage "host: lab tree ${tree#lab:} ready" "$S/bench/lab-tree.sh" "${tree#lab:}"
 	stage "host: $v kernel builds" "$S/build-kernel.sh" "$v"
 	stage "host: guest programs build for $v" "$S/build-guest.sh" "$v"
 done

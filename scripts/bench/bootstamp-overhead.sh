@@ -12,6 +12,8 @@
 # RUNS	measured boots per kernel (default 11: odd, so the median is a boot)
 # CPUS	guest CPUs (default 4)
 # WARMUP	unmeasured boots per kernel before the first round (default 1)
+# PRIME	1: an unmeasured boot of the same kernel right before each measured
+#	one (default with CLOCK=host; see bench_rounds in lib.sh), 0: none
 #
 # It never builds: both kernels and the guest programs must exist. Results
 # go to out/bench/bootstamp-overhead-$CLOCK/ (runs.tsv, results.md, boots/ logs).
@@ -24,7 +26,6 @@ WARMUP=${WARMUP:-1}
 ON=series
 OFF=nobootstamp
 CONFIGS=("$ON" "$OFF")
-# shellcheck disable=SC2054 # one option and its value, not a list
 # CLOCK=host: guest time follows the host (what a person waits for, but
 # host load moves it by several percent between runs). CLOCK=icount: guest
 # time counts executed instructions (-icount shift=0: 1 ns each), the same
@@ -32,6 +33,7 @@ CONFIGS=("$ON" "$OFF")
 # question; not for a console benchmark, where icount would freeze time
 # during a UART stall.
 CLOCK=${CLOCK:-host}
+# shellcheck disable=SC2054 # one option and its value, not a list
 case $CLOCK in
 host)   QEMU_ARGS=(-accel tcg,thread=single) ;;
 icount) QEMU_ARGS=(-accel tcg,thread=single -icount shift=0,sleep=off) ;;
@@ -46,6 +48,7 @@ for n in RUNS CPUS WARMUP; do
 done
 [ "$RUNS" -ge 1 ] || die "RUNS must be at least 1"
 [ "$RUNS" -ge 10 ] || warn "RUNS=$RUNS: fewer than 10 boots per kernel cannot resolve a 1% difference"
+bench_set_prime "$CLOCK"
 need_cmd qemu-system-aarch64
 need_cmd python3
 
@@ -87,19 +90,16 @@ printf 'config\trun\tvalue\n' >"$OUT/runs.tsv"
 printf 'config\trun\tvalue\n' >"$OUT/printk.tsv"
 printf 'config\trun\tinit_ms\tprintk_init_ms\tqemu_wall_s\tloadavg1\tfreq_hz\n' >"$OUT/boots.tsv"
 
-for ((w = 1; w <= WARMUP; w++)); do
-	for v in "${CONFIGS[@]}"; do
-		boot "$v" "$OUT/boots/warmup-$v-$w"
-		read -r ms pk wall <<<"$BOOT_RESULT"
-		info "warm-up $v: /init at $ms ms (not counted)"
-	done
-done
-
-# measure VARIANT ROUND N TOTAL: one measured boot (bench_rounds).
+# measure VARIANT RUN N TOTAL: one boot (bench_rounds); a measured one is
+# recorded.
 measure() {
 	local v=$1 i=$2 dir=$OUT/boots/$1-$2 ms pk wall load1 freq
 	boot "$v" "$dir"
 	read -r ms pk wall <<<"$BOOT_RESULT"
+	if ! bench_measured "$i"; then
+		info "$i $v: /init at $ms ms (not counted)"
+		return 0
+	fi
 	load1=$(cut -d' ' -f1 /proc/loadavg)
 	freq=$(sed -n 's/^# bst-init started counter=[0-9]* freq=\([0-9]*\).*/\1/p' "$dir/results.log" | head -1)
 	printf '%s\t%s\t%s\n' "$v" "$i" "$ms" >>"$OUT/runs.tsv"
@@ -109,7 +109,7 @@ measure() {
 		"$3" "$4" "$v" "$i" "$ms" "$pk" "$wall" "$load1"
 }
 # Two kernels, so bench_order's rotation is ABBA: on, off, off, on, ...
-bench_rounds "$RUNS" measure "${CONFIGS[@]}"
+bench_rounds "$RUNS" "$WARMUP" measure "${CONFIGS[@]}"
 
 bench_finish "${CONFIGS[@]}"
 info "load average after: $BENCH_LOAD_AFTER; wall time ${BENCH_WALL}s"
@@ -125,12 +125,12 @@ meta=(
 	--meta "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
 	--meta "host=$(nproc) CPUs, $(qemu-system-aarch64 --version | head -1)"
 	--meta "guest=QEMU virt, cortex-a76, -smp $CPUS, -m 512, \`${QEMU_ARGS[*]}\`, kernel command line \`$CMDLINE\`"
-	--meta "boots=$RUNS per kernel, interleaved ABBA ($ON, $OFF, $OFF, $ON, ...); $WARMUP warm-up boot(s) per kernel not counted"
+	--meta "boots=$RUNS per kernel, interleaved ABBA ($ON, $OFF, $OFF, $ON, ...); $WARMUP warm-up boot(s) per kernel not counted$([ "$BENCH_PRIME" = 0 ] || echo "; each measured boot right after an unmeasured boot of the same kernel (PRIME=1)")"
 	--meta "$ON=recorder on: $(bench_kinfo "$ON"), initramfs $(stat -c %s "$OUT/$ON.cpio") bytes"
 	--meta "$OFF=recorder compiled out: $(bench_kinfo "$OFF"), initramfs $(stat -c %s "$OUT/$OFF.cpio") bytes"
 	--meta "load average=before $BENCH_LOAD_BEFORE, after $BENCH_LOAD_AFTER"
 	--meta "wall time=${BENCH_WALL} s"
-	--meta "reproduce=\`CLOCK=$CLOCK RUNS=$RUNS CPUS=$CPUS WARMUP=$WARMUP scripts/bench/bootstamp-overhead.sh\`"
+	--meta "reproduce=\`CLOCK=$CLOCK RUNS=$RUNS CPUS=$CPUS WARMUP=$WARMUP PRIME=$BENCH_PRIME scripts/bench/bootstamp-overhead.sh\`"
 )
 notes=()
 if [ -n "$printk_table" ]; then

@@ -22,7 +22,7 @@
 #   g-loglevel1-lines  the same with whole 70-character lines, as the
 #                      unpatched printer thread writes them (bst.uart_spin=70)
 #
-#   [CLOCK=host|icount] RUNS=10 CPUS=4 WARMUP=1 BAUD=115200 [ONLY="b c"] [CONSOLE_OPTIONS=115200n8]
+#   [CLOCK=host|icount] RUNS=10 CPUS=4 WARMUP=1 [PRIME=0|1] BAUD=115200 [ONLY="b c"] [CONSOLE_OPTIONS=115200n8]
 #   scripts/bench/console-boot.sh
 #
 # ONLY: the configurations to boot, by letter or name (c is always kept: the
@@ -34,7 +34,8 @@
 # same on every run; the vCPUs then take turns on one host thread, so work
 # the printer thread does in parallel on hardware is charged to the boot.
 #
-# It never builds: `make bench-console` builds the three kernels first.
+# It never builds: `make bench-console` builds the kernels first (the ones
+# `console-boot.sh --variants` lists).
 # Results go to out/bench/console-boot/ (console-boot-icount/ with icount):
 # results.md (medians, ratios b/c and a/c, console vs dmesg bytes, the
 # console check), chart.svg, runs.tsv and the logs of every boot.
@@ -51,6 +52,7 @@ for n in RUNS CPUS WARMUP BAUD; do
 done
 [ "$RUNS" -ge 1 ] || die "RUNS must be at least 1"
 [ "$RUNS" -ge 10 ] || warn "RUNS=$RUNS: the issue asks for at least 10 boots per configuration"
+bench_set_prime "$CLOCK"
 
 # NAME VARIANT KERNEL-COMMAND-LINE (after the common part)
 CONFIG_TABLE="
@@ -79,6 +81,13 @@ esac
 [ -z "${CONSOLE_OPTIONS:-}" ] || OUT=$OUT-options
 B=$BST_TOP/scripts/bench
 
+# --variants: the kernels the benchmark boots, one a line (make bench-console
+# builds them).
+if [ "${1:-}" = --variants ]; then
+	awk 'NF { print $2 }' <<<"$CONFIG_TABLE" | sort -u
+	exit 0
+fi
+[ $# -eq 0 ] || die "usage: [CLOCK=host|icount] [RUNS=N] ... console-boot.sh [--variants]"
 mapfile -t CONFIGS < <(awk 'NF { print $1 }' <<<"$CONFIG_TABLE")
 if [ -n "${ONLY:-}" ]; then
 	keep=()
@@ -122,14 +131,15 @@ for c in "${CONFIGS[@]}"; do
 	INITRD[$c]=$OUT/${VARIANT[$c]}.cpio
 done
 
-# boot CONFIG DIR: one boot; appends its rows to the TSV files.
+# boot CONFIG RUN N TOTAL (bench_rounds): one boot into boots/CONFIG-RUN;
+# a measured one appends its rows to the TSV files.
 boot() {
-	local c=$1 dir=$2 run=$3 ms wall m
+	local c=$1 run=$2 dir=$OUT/boots/$1-$2 ms wall m
 	bench_boot "${VARIANT[$c]}" "${INITRD[$c]}" "$CPUS" "$dir" "$COMMON ${EXTRA[$c]}" "${QEMU_ARGS[@]}"
 	read -r ms _ wall <<<"$BOOT_RESULT"
 	extract_files "$dir/results.log" "$dir/dump"
 	[ -s "$dir/dump/kmsg" ] || die "$c boot in $dir: the guest saved no kernel log; see $dir/results.log"
-	[ -z "$run" ] && return		# a warm-up boot: checked, not measured
+	bench_measured "$run" || return 0	# checked, not measured
 	m=$(python3 "$B/console_metrics.py" "$dir")
 	printf '%s\t%s\t%s\n' "$c" "$run" "$ms" >>"$OUT/runs.tsv"
 	printf '%s\t%s\t%s\t%s\t%s\n' "$c" "$run" "$ms" "$wall" "$m" >>"$OUT/boots.tsv"
@@ -139,16 +149,7 @@ boot() {
 
 printf 'config\trun\tvalue\n' >"$OUT/runs.tsv"
 printf 'config\trun\tinit_ms\tqemu_wall_s\tconsole_bytes\tdmesg_bytes\tconsole_ok\trun_init_ms\tfw_console_us\tpopulate_us\ttail_ms\tline_busy_pct\n' >"$OUT/boots.tsv"
-for ((w = 1; w <= WARMUP; w++)); do
-	for c in "${CONFIGS[@]}"; do
-		boot "$c" "$OUT/boots/warmup-$c-$w" ""
-	done
-done
-# measure CONFIG ROUND N TOTAL: one measured boot (bench_rounds).
-measure() {
-	boot "$1" "$OUT/boots/$1-$2" "$2"
-}
-bench_rounds "$RUNS" measure "${CONFIGS[@]}"
+bench_rounds "$RUNS" "$WARMUP" boot "${CONFIGS[@]}"
 bench_finish "${VARIANTS[@]}"
 
 # --- results -------------------------------------------------------------------
@@ -174,13 +175,13 @@ meta=(
 	--meta "host=$(nproc) CPUs, $(qemu-system-aarch64 --version | head -1)"
 	--meta "guest=QEMU virt, cortex-a76, -smp $CPUS, -m 512, \`${QEMU_ARGS[*]}\`"
 	--meta "kernel command line=\`$COMMON\` plus, per configuration: $(for c in "${CONFIGS[@]}"; do printf '%s `%s`; ' "$c" "${EXTRA[$c]}"; done)"
-	--meta "boots=$RUNS per configuration, rotating order; $WARMUP warm-up boot(s) each not counted"
+	--meta "boots=$RUNS per configuration, rotating order; $WARMUP warm-up boot(s) each not counted$([ "$BENCH_PRIME" = 0 ] || echo "; each measured boot right after an unmeasured boot of the same configuration (PRIME=1)")"
 	--meta "kernels=$(for v in "${VARIANTS[@]}"; do printf '%s: %s; ' "$v" "$(bench_kinfo "$v")"; done)"
 	--meta "UART model=scripts/bench/lab/slow-uart.patch (test only), $BAUD baud, 16-byte FIFO"
 	--meta "load average=before $BENCH_LOAD_BEFORE, after $BENCH_LOAD_AFTER"
 	--meta "wall time=${BENCH_WALL} s"
 	--meta "clock=$CLOCK"
-	--meta "reproduce=\`make bench-console CLOCK=$CLOCK\` or \`CLOCK=$CLOCK RUNS=$RUNS CPUS=$CPUS WARMUP=$WARMUP BAUD=$BAUD${ONLY:+ ONLY=\"$ONLY\"}${CONSOLE_OPTIONS:+ CONSOLE_OPTIONS=$CONSOLE_OPTIONS} scripts/bench/console-boot.sh\`"
+	--meta "reproduce=\`make bench-console CLOCK=$CLOCK\` or \`CLOCK=$CLOCK RUNS=$RUNS CPUS=$CPUS WARMUP=$WARMUP PRIME=$BENCH_PRIME BAUD=$BAUD${ONLY:+ ONLY=\"$ONLY\"}${CONSOLE_OPTIONS:+ CONSOLE_OPTIONS=$CONSOLE_OPTIONS} scripts/bench/console-boot.sh\`"
 )
 say "results ($RUNS boots each; goal: b/c <= 1.05)"
 python3 "$B/stats.py" "$OUT/runs.tsv" --ref c-loglevel1 --unit ms --goal 1.05 \

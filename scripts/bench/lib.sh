@@ -80,21 +80,50 @@ bench_order() {
 	done
 }
 
-# bench_rounds RUNS FUNC CONFIG...: the measured boots, RUNS rounds in
-# bench_order's order. Each boot calls FUNC CONFIG ROUND N TOTAL, N counting
-# the boots from 1 to TOTAL. FUNC runs under set -e (not in a || list, where
-# bash would ignore it), so a failing command in it stops the benchmark.
+# bench_rounds RUNS WARMUP FUNC CONFIG...: all the boots of a benchmark:
+# WARMUP rounds that are not measured (cold host caches), then RUNS measured
+# rounds in bench_order's order. FUNC CONFIG RUN N TOTAL boots once; RUN is
+# the round of a measured boot, or "warmup-K" or "prime-K" for a boot that is
+# not measured (bench_measured tells which); N counts the measured boots from
+# 1 to TOTAL. FUNC runs under set -e (not in a || list, where bash would
+# ignore it), so a failing command in it stops the benchmark.
+#
+# BENCH_PRIME=1 (bench_set_prime): an unmeasured boot of the same
+# configuration right before each measured one. With the host clock, how
+# long a boot takes depends on what QEMU booted just before it (on the 2-core
+# machine, the series after loglevel=1 took 862 ms, after itself 724 ms),
+# which no kernel under test can cause; priming gives every measured boot
+# the same predecessor: itself.
 bench_rounds() {
-	local runs=$1 fn=$2 i c n=0 total order
-	shift 2
+	local runs=$1 warmup=$2 fn=$3 i c n=0 total order
+	shift 3
 	total=$((runs * $#))
+	for ((i = 1; i <= warmup; i++)); do
+		for c in "$@"; do
+			"$fn" "$c" "warmup-$i" 0 "$total"
+		done
+	done
 	for ((i = 1; i <= runs; i++)); do
 		mapfile -t order < <(bench_order "$i" "$@")
 		for c in "${order[@]}"; do
+			[ "${BENCH_PRIME:-0}" = 0 ] || "$fn" "$c" "prime-$i" "$n" "$total"
 			n=$((n + 1))
 			"$fn" "$c" "$i" "$n" "$total"
 		done
 	done
+}
+
+# bench_measured RUN: true for the RUN of a measured boot (bench_rounds).
+bench_measured() { [[ $1 =~ ^[0-9]+$ ]]; }
+
+# bench_set_prime CLOCK: BENCH_PRIME from PRIME (0 or 1), by default 1 for
+# the host clock and 0 for icount, whose boots do not depend on what ran
+# before (guest time counts instructions).
+bench_set_prime() {
+	local def=1
+	[ "$1" = host ] || def=0
+	BENCH_PRIME=${PRIME:-$def}
+	[[ $BENCH_PRIME =~ ^[01]$ ]] || die "PRIME=$BENCH_PRIME: use PRIME=1 (a boot of the same configuration before each measured boot) or PRIME=0"
 }
 
 # bench_start OUT VARIANT...: a fresh OUT/boots, and what bench_finish

@@ -11,6 +11,8 @@
 #
 # RUNS	measured boots per configuration (default 7)
 # WARMUP	unmeasured boots per configuration first (default 1)
+# PRIME	1 (default): an unmeasured boot of the same configuration right
+#	before each measured one (see bench_rounds in lib.sh); 0: none
 #
 # QEMU 7.2 cannot do UHS-I: the configurations use the series' test knobs
 # and fault injection (see selftests/plan, "SD UHS-I fallback"). Results go
@@ -28,6 +30,7 @@ for n in RUNS WARMUP; do
 	[[ ${!n} =~ ^[0-9]+$ ]] || die "$n=${!n} is not a number"
 done
 [ "$RUNS" -ge 5 ] || die "RUNS=$RUNS: use at least 5 boots per configuration"
+bench_set_prime host
 
 FAIL="mmc_core.fail_uhs=1,100,0,-1"
 # NAME VARIANT HOST-CAPS KERNEL-COMMAND-LINE (bst.uhs_mode: the mode the
@@ -83,25 +86,21 @@ boot() {
 	fi
 }
 
-for ((w = 1; w <= WARMUP; w++)); do
-	for c in "${CONFIGS[@]}"; do
-		boot "$c" "$OUT/boots/warmup-$c-$w"
-	done
-done
-
 printf 'config\trun\tvalue\n' >"$OUT/runs.tsv"
 printf 'config\trun\tms\tmode\tfailures\tcmd11\tcmd6\ttunings\tpower_cycles\n' >"$OUT/costs.tsv"
-# measure CONFIG ROUND N TOTAL: one measured boot (bench_rounds).
+# measure CONFIG RUN N TOTAL: one boot (bench_rounds); a measured one is
+# recorded.
 measure() {
 	local c=$1 i=$2 dir=$OUT/boots/$1-$2 ms mode fails c11 c6 tun pc
 	boot "$c" "$dir"
+	bench_measured "$i" || return 0
 	read -r ms mode fails c11 c6 tun pc < <(python3 "$METRICS" "$dir") || exit
 	printf '%s\t%s\t%s\n' "$c" "$i" "$ms" >>"$OUT/runs.tsv"
 	printf '%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n' "$c" "$i" "$ms" "$mode" "$fails" "$c11" "$c6" "$tun" "$pc" >>"$OUT/costs.tsv"
 	printf '    [%2d/%d] %-14s run %d: card ready %7s ms after probe, %s, %s power cycles\n' \
 		"$3" "$4" "$c" "$i" "$ms" "$mode" "$pc"
 }
-bench_rounds "$RUNS" measure "${CONFIGS[@]}"
+bench_rounds "$RUNS" "$WARMUP" measure "${CONFIGS[@]}"
 bench_finish baseline series
 
 costs=$(python3 "$METRICS" --table "$OUT/costs.tsv")
@@ -113,9 +112,9 @@ python3 "$STATS" "$OUT/runs.tsv" --ref none-3.3V --unit ms --digits 1 \
 	--meta "host=$(nproc) CPUs, $(qemu-system-aarch64 --version | head -1)" \
 	--meta "guest=QEMU virt, cortex-a76, -smp $CPUS, sdhci-pci (spec 3.00, 1.8 V) with an 8 MiB sd-card (spec 3.01)" \
 	--meta "series=$(bench_kinfo series); unpatched=$(bench_kinfo baseline)" \
-	--meta "boots=$RUNS per configuration, interleaved, rotating order; $WARMUP warm-up boot(s) each not counted" \
+	--meta "boots=$RUNS per configuration, interleaved, rotating order; $WARMUP warm-up boot(s) each not counted$([ "$BENCH_PRIME" = 0 ] || echo "; each measured boot right after an unmeasured boot of the same configuration (PRIME=1)")" \
 	--meta "load average=before $BENCH_LOAD_BEFORE, after $BENCH_LOAD_AFTER; wall time ${BENCH_WALL} s" \
-	--meta "reproduce=\`RUNS=$RUNS WARMUP=$WARMUP scripts/bench/uhs-fallback.sh\`" \
+	--meta "reproduce=\`RUNS=$RUNS WARMUP=$WARMUP PRIME=$BENCH_PRIME scripts/bench/uhs-fallback.sh\`" \
 	--note "$(printf '## What each bring-up cost\n\nMedians per boot (min-max when they differ), from uhs_fallback: the failed steps, CMD11s sent, CMD6 bus speed switches, tunings, power cycles.\n\n%s' "$costs")" \
 	--note "Configurations: $(for l in "${CONFIG_LINES[@]}"; do printf '`%s`: `%s`; ' "${l%%$'\t'*}" "$(echo "$l" | cut -f2-4 | tr '\t' ' ')"; done)"
 echo
