@@ -1,7 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # bootstamp: one target per user action; the work is in scripts/.
 # Variables: KSRC=/path/to/kernel/tree (default: Debian linux-source-7.2,
-# fetched into the cache), BOOT="name..." (boots of selftests/plan to run).
+# fetched into the cache), BOOT="name..." (boots of selftests/plan to run),
+# BOOT_VARIANT=NAME (boot them on that kernel of scripts/config/variants).
 
 SHELL := /bin/bash
 S := scripts
@@ -13,6 +14,7 @@ help:
 	@echo "make demo      fetch, patch, build, boot QEMU virt, show the boot report"
 	@echo "make check     all tests; ends with 'N passed, N failed'"
 	@echo "make check BOOT=series-smp4   only the named boots of selftests/plan"
+	@echo "make check BOOT=\"...\" BOOT_VARIANT=slowuart-rt   those boots on another kernel"
 	@echo "make deps | tree | series | build | guest   the single steps"
 	@echo "make export    write the series worktree's commits back to patches/"
 	@echo "make b4-prep | b4-send | b4-export   the b4 branch: make it from patches/,"

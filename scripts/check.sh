@@ -65,6 +65,7 @@ report_unit_tests() {
 
 # The variants the selected boots need, built once each; baseline and series
 # always (compile-checks.sh compares them).
+check_boot_variant
 variants=$({ echo baseline; echo series; plan_lines "$@" | awk '{ print $2 }'; } | awk '!seen[$0]++')
 
 stage "host: Debian packages installed" "$S/deps.sh"

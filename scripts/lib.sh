@@ -247,10 +247,18 @@ same_series() {
 # --- the test plan -----------------------------------------------------------
 
 # plan_lines [BOOT...]: lines of selftests/plan without comments, only the
-# named boots if any are given.
+# named boots if any are given. With BOOT_VARIANT=NAME they all boot that
+# kernel variant instead of their own: a kernel no plan line names, such as
+# slowuart-rt (PREEMPT_RT), checked by hand (check_boot_variant first).
 plan_lines() {
 	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$BST_TOP/selftests/plan" |
-		awk -v only=" $* " 'only == "  " || index(only, " " $1 " ")'
+		awk -v only=" $* " -v variant="${BOOT_VARIANT:-}" 'BEGIN { OFS = "\t" }
+			only == "  " || index(only, " " $1 " ") { if (variant != "") $2 = variant; print }'
+}
+
+# check_boot_variant: BOOT_VARIANT, if set, must name a kernel variant.
+check_boot_variant() {
+	[ -z "${BOOT_VARIANT:-}" ] || variant_line "$BOOT_VARIANT" >/dev/null
 }
 
 # --- guest -----------------------------------------------------------------

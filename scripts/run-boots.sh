@@ -113,6 +113,7 @@ run_host_checks() {
 	done
 }
 
+check_boot_variant
 mapfile -t boots < <(plan_lines "$@")
 [ ${#boots[@]} -gt 0 ] || die "no boot in selftests/plan matches: $*"
 for line in "${boots[@]}"; do
