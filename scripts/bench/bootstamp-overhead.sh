@@ -125,7 +125,7 @@ meta=(
 	--meta "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
 	--meta "host=$(nproc) CPUs, $(qemu-system-aarch64 --version | head -1)"
 	--meta "guest=QEMU virt, cortex-a76, -smp $CPUS, -m 512, \`${QEMU_ARGS[*]}\`, kernel command line \`$CMDLINE\`"
-	--meta "boots=$RUNS per kernel, interleaved ABBA ($ON, $OFF, $OFF, $ON, ...); $WARMUP warm-up boot(s) per kernel not counted$([ "$BENCH_PRIME" = 0 ] || echo "; each measured boot right after an unmeasured boot of the same kernel (PRIME=1)")"
+	--meta "boots=$RUNS per kernel, interleaved ABBA ($ON, $OFF, $OFF, $ON, ...); $WARMUP warm-up boot(s) per kernel not counted$(bench_prime_note kernel)"
 	--meta "$ON=recorder on: $(bench_kinfo "$ON"), initramfs $(stat -c %s "$OUT/$ON.cpio") bytes"
 	--meta "$OFF=recorder compiled out: $(bench_kinfo "$OFF"), initramfs $(stat -c %s "$OUT/$OFF.cpio") bytes"
 	--meta "load average=before $BENCH_LOAD_BEFORE, after $BENCH_LOAD_AFTER"

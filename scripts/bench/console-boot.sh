@@ -175,7 +175,7 @@ meta=(
 	--meta "host=$(nproc) CPUs, $(qemu-system-aarch64 --version | head -1)"
 	--meta "guest=QEMU virt, cortex-a76, -smp $CPUS, -m 512, \`${QEMU_ARGS[*]}\`"
 	--meta "kernel command line=\`$COMMON\` plus, per configuration: $(for c in "${CONFIGS[@]}"; do printf '%s `%s`; ' "$c" "${EXTRA[$c]}"; done)"
-	--meta "boots=$RUNS per configuration, rotating order; $WARMUP warm-up boot(s) each not counted$([ "$BENCH_PRIME" = 0 ] || echo "; each measured boot right after an unmeasured boot of the same configuration (PRIME=1)")"
+	--meta "boots=$RUNS per configuration, rotating order; $WARMUP warm-up boot(s) each not counted$(bench_prime_note configuration)"
 	--meta "kernels=$(for v in "${VARIANTS[@]}"; do printf '%s: %s; ' "$v" "$(bench_kinfo "$v")"; done)"
 	--meta "UART model=scripts/bench/lab/slow-uart.patch (test only), $BAUD baud, 16-byte FIFO"
 	--meta "load average=before $BENCH_LOAD_BEFORE, after $BENCH_LOAD_AFTER"

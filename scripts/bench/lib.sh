@@ -116,6 +116,13 @@ bench_rounds() {
 # bench_measured RUN: true for the RUN of a measured boot (bench_rounds).
 bench_measured() { [[ $1 =~ ^[0-9]+$ ]]; }
 
+# bench_prime_note WHAT: for results.md, how the measured boots of WHAT
+# ("configuration", "kernel") were primed; empty without priming.
+bench_prime_note() {
+	[ "${BENCH_PRIME:-0}" = 0 ] ||
+		echo "; each measured boot right after an unmeasured boot of the same $1 (PRIME=1)"
+}
+
 # bench_set_prime CLOCK: BENCH_PRIME from PRIME (0 or 1), by default 1 for
 # the host clock and 0 for icount, whose boots do not depend on what ran
 # before (guest time counts instructions).

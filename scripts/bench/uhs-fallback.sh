@@ -112,7 +112,7 @@ python3 "$STATS" "$OUT/runs.tsv" --ref none-3.3V --unit ms --digits 1 \
 	--meta "host=$(nproc) CPUs, $(qemu-system-aarch64 --version | head -1)" \
 	--meta "guest=QEMU virt, cortex-a76, -smp $CPUS, sdhci-pci (spec 3.00, 1.8 V) with an 8 MiB sd-card (spec 3.01)" \
 	--meta "series=$(bench_kinfo series); unpatched=$(bench_kinfo baseline)" \
-	--meta "boots=$RUNS per configuration, interleaved, rotating order; $WARMUP warm-up boot(s) each not counted$([ "$BENCH_PRIME" = 0 ] || echo "; each measured boot right after an unmeasured boot of the same configuration (PRIME=1)")" \
+	--meta "boots=$RUNS per configuration, interleaved, rotating order; $WARMUP warm-up boot(s) each not counted$(bench_prime_note configuration)" \
 	--meta "load average=before $BENCH_LOAD_BEFORE, after $BENCH_LOAD_AFTER; wall time ${BENCH_WALL} s" \
 	--meta "reproduce=\`RUNS=$RUNS WARMUP=$WARMUP PRIME=$BENCH_PRIME scripts/bench/uhs-fallback.sh\`" \
 	--note "$(printf '## What each bring-up cost\n\nMedians per boot (min-max when they differ), from uhs_fallback: the failed steps, CMD11s sent, CMD6 bus speed switches, tunings, power cycles.\n\n%s' "$costs")" \
