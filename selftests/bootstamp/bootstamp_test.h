@@ -26,7 +26,8 @@
 #include "../lib/bst_time.h"
 
 #define BST_EXPECT	"/bst/expect"
-#define BST_KO		"/lib/modules/bootstamp.ko"
+#define BST_KO_NAME	"bootstamp.ko"	/* as bst.insmod= names it */
+#define BST_KO		"/lib/modules/" BST_KO_NAME
 #define BST_MOD		"bootstamp"
 #define BST_SYSMOD	"/sys/module/bootstamp"
 #define BST_DIR		"/sys/kernel/debug/bootstamp"
@@ -39,7 +40,7 @@ static const char *const bst_read_files[] = {
 
 #define BST_ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
-/* The counter the module stamps with (CNTVCT_EL0), and its frequency. */
+/* The counter the module stamps with (see bst_user_counter()), and its frequency. */
 static inline uint64_t bst_cntvct(void)
 {
 	uint64_t v;
@@ -113,6 +114,12 @@ static inline char *bst_read(const char *file)
 	return buf;
 }
 
+/* Started by the harness, which writes /bst/expect? */
+static inline bool bst_in_harness(void)
+{
+	return !access(BST_EXPECT, F_OK);
+}
+
 /* Value of KEY=VALUE in /bst/expect; exits (skip) outside the harness. */
 static inline const char *bst_expect(const char *key)
 {
@@ -176,6 +183,26 @@ static inline long long bst_key_num(const char *text, const char *key)
 }
 
 /*
+ * Does bst_cntvct() read the counter the summary names ("# counter:"), so
+ * that a stamp can be checked against reads taken around the event?
+ * CNTVCT_EL0 directly. CNTPCT_EL0 (a kernel entered at EL2) too: Linux clears
+ * CNTVOFF_EL2 at boot (arch/arm64/include/asm/el2_setup.h) and KVM puts it
+ * back to 0 before the host runs (kvm_timer_vcpu_put()), so both count
+ * alike. Any other name, or none, means the stamps cannot be checked: false,
+ * with the reason printed, and the caller fails the check.
+ */
+static inline bool bst_user_counter(const char *summary)
+{
+	const char *reg = bst_key(summary, "counter");
+
+	if (reg && (!strcmp(reg, "CNTVCT_EL0") || !strcmp(reg, "CNTPCT_EL0")))
+		return true;
+	ksft_print_msg("summary says counter: %s, which userspace cannot read: stamps not checkable\n",
+		       reg ? reg : "(missing)");
+	return false;
+}
+
+/*
  * Rows of a text file: every line that is neither "# key: value" nor the
  * "#" column header, split on whitespace. Fields point into a private copy.
  */
@@ -222,13 +249,16 @@ static inline void bst_parse(const char *text, struct bst_table *t)
 		if (line[0] == '#') {
 			if (!strchr(line, ':'))
 				t->ncols = bst_split(line + 1, t->cols);
+			if (t->ncols > BST_MAX_FIELDS)
+				ksft_exit_fail_msg("a header of more than %d columns\n", BST_MAX_FIELDS);
 			continue;
 		}
-		if (t->nrows < BST_MAX_ROWS) {
-			struct bst_row *r = &t->rows[t->nrows++];
-
-			r->n = bst_split(line, r->f);
-		}
+		/* Dropping rows would make counts and "last row" checks lie. */
+		if (t->nrows == BST_MAX_ROWS)
+			ksft_exit_fail_msg("more than %d rows: raise BST_MAX_ROWS\n", BST_MAX_ROWS);
+		t->rows[t->nrows].n = bst_split(line, t->rows[t->nrows].f);
+		if (t->rows[t->nrows++].n > BST_MAX_FIELDS)
+			ksft_exit_fail_msg("a row of more than %d fields\n", BST_MAX_FIELDS);
 	}
 }
 
@@ -264,7 +294,7 @@ static inline long long bst_num(const struct bst_row *r, int col)
 
 /*
  * A skipped case as "ok N NAME # SKIP WHY": ksft_test_result_skip() prints
- * no name ("ok N # SKIP WHY"), which scripts/ktap.py does not read as a skip.
+ * no name ("ok N # SKIP WHY"), which scripts/boots/ktap.py does not read as a skip.
  */
 static inline __printf(2, 3) void bst_skip(const char *name, const char *why, ...)
 {
@@ -317,20 +347,62 @@ static inline int bst_unload(double secs, unsigned long *retries)
 	}
 }
 
-/* Load the module if the plan line did not; exits the test on failure. */
+/*
+ * Does the kernel command line have /init load the module: a bst.insmod=
+ * list naming bootstamp.ko? /init reads the first bst.insmod= only.
+ */
+static inline bool bst_boot_loads_module(void)
+{
+	char *cmdline = bst_slurp("/proc/cmdline");
+	char *arg, *name, *save, *save2;
+	bool named = false;
+
+	if (!cmdline)
+		ksft_exit_fail_msg("read /proc/cmdline: %s\n", strerror(errno));
+	for (arg = strtok_r(cmdline, " \n", &save); arg; arg = strtok_r(NULL, " \n", &save)) {
+		if (strncmp(arg, "bst.insmod=", 11))
+			continue;
+		for (name = strtok_r(arg + 11, ",", &save2); name && !named;
+		     name = strtok_r(NULL, ",", &save2))
+			named = !strcmp(name, BST_KO_NAME);
+		break;
+	}
+	free(cmdline);
+	return named;
+}
+
+/*
+ * For a test that loads the module itself: fails the test if the boot was
+ * to load it and did not (loading it here would hide that), or if the
+ * initramfs lacks it (build-guest.sh always builds it: the harness is
+ * broken, that is no reason to skip).
+ */
+static inline void bst_need_ko(void)
+{
+	if (bst_boot_loads_module() && !bst_loaded())
+		ksft_exit_fail_msg("the boot's bst.insmod= names %s but it is not loaded: its load at boot failed (see \"# bst-insmod\")\n",
+				   BST_KO_NAME);
+	if (access(BST_KO, R_OK))
+		ksft_exit_fail_msg("%s: %s: build-guest.sh always builds it, the initramfs is broken\n",
+				   BST_KO, strerror(errno));
+}
+
+/*
+ * The module, loaded: by the boot if its bst.insmod= names it, else (the
+ * "-load" boots) by the test. Exits the test with a failure otherwise.
+ */
 static inline void bst_need_module(void)
 {
 	int ret;
 
 	if (bst_loaded())
 		return;
+	bst_need_ko();
 	ret = bst_load("");
-	if (ret == -ENOENT)
-		ksft_exit_skip("%s not in the initramfs: build-guest.sh built no module\n",
-			       BST_KO);
 	if (ret)
 		ksft_exit_fail_msg("load %s: %s\n", BST_KO, strerror(-ret));
-	ksft_print_msg("loaded %s (the plan line had no bst.insmod=)\n", BST_KO);
+	ksft_print_msg("loaded %s (the boot's command line has no bst.insmod= naming it)\n",
+		       BST_KO);
 }
 
 /*

@@ -52,7 +52,7 @@ int main(void)
 {
 	int nk = 0, nl = 0, i, lost = 0, first_diff = -1, sym_diff = -1;
 	int c_sym, c_mod, c_ret;
-	char rec[2048], *cmdline, *summary, *txt;
+	char rec[8192], *cmdline, *summary, *txt;
 	struct bst_table t;
 	long long dropped;
 	ssize_t n;
@@ -76,11 +76,16 @@ int main(void)
 			lost++;
 			continue;
 		}
+		/* EAGAIN: the end; any other error would cut the list short. */
+		if (n < 0 && errno != EAGAIN)
+			ksft_exit_fail_msg("read /dev/kmsg after %d initcalls: %s\n", nk,
+					   strerror(errno));
 		if (n <= 0)
 			break;
 		rec[n] = '\0';
-		if (nk < MAX_CALLS && parse_kmsg(rec, &kmsg_calls[nk]))
-			nk++;
+		if (parse_kmsg(rec, &kmsg_calls[nk]) && ++nk == MAX_CALLS)
+			ksft_exit_fail_msg("more than %d initcalls in the kernel log: raise MAX_CALLS\n",
+					   MAX_CALLS - 1);
 	}
 	close(fd);
 	ksft_print_msg("/dev/kmsg: %d built-in initcalls, %d gaps\n", nk, lost);
@@ -92,9 +97,12 @@ int main(void)
 	c_sym = bst_col(&t, "symbol");
 	c_mod = bst_col(&t, "module");
 	c_ret = bst_col(&t, "ret");
-	for (i = 0; i < t.nrows && nl < MAX_CALLS; i++) {
+	for (i = 0; i < t.nrows; i++) {
 		if (strcmp(t.rows[i].f[c_mod], "vmlinux"))
 			continue;
+		if (nl == MAX_CALLS - 1)
+			ksft_exit_fail_msg("more than %d vmlinux rows in initcalls: raise MAX_CALLS\n",
+					   MAX_CALLS - 1);
 		snprintf(log_calls[nl].sym, sizeof(log_calls[nl].sym), "%s", t.rows[i].f[c_sym]);
 		log_calls[nl].ret = atoi(t.rows[i].f[c_ret]);
 		nl++;

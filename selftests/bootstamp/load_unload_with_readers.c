@@ -1,6 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * Can the module be loaded and unloaded 200 times while another thread
+ * Can the module be loaded and unloaded CYCLES times while another thread
  * keeps opening and reading every debugfs file (and writing marks)? The
  * only errors allowed are the ones the races imply:
  *   open: ENOENT (files not created yet or removed; debugfs turns a removed
@@ -11,18 +11,25 @@
  * clear. Warnings are judged on the host, from the console, where a known
  * upstream race (selftests/known-splats: debugfs's open can warn while
  * try_stop_module() has dropped the module's refcount but not yet marked
- * it GOING) is told apart from any other warning. Under
- * TCG on a busy host 200 cycles may not fit in the time a test may take:
- * the cycle count is then skipped (with the count reached) as long as at
- * least MIN_CYCLES ran and every one of them was clean.
+ * it GOING) is told apart from any other warning.
  */
 #include "bootstamp_test.h"
 
 #include <pthread.h>
 
-#define CYCLES		200
-#define DEADLINE	150.0	/* seconds for all cycles: a KASAN kernel needs ~75 */
-#define MIN_CYCLES	50	/* fewer in DEADLINE is a failure, not a slow host */
+/*
+ * A fixed count, no deadline: every cycle must be clean, however long the
+ * host takes. 40 cycles take about 15 s on the debug kernel (KASAN,
+ * lockdep) under TCG (200 took about 75 s), well under a minute even on a
+ * 2-core host also running other work; the guest's per-program timeout
+ * (bst.timeout) catches a hang. The elapsed time is printed, not judged.
+ */
+#define CYCLES		40
+/*
+ * How long one unload may keep meeting EAGAIN/EBUSY: a guard against a
+ * reader that never lets go, far above the milliseconds it normally takes.
+ */
+#define UNLOAD_SECS	30.0
 #define TAINT_DIE	(1UL << 7)
 #define TAINT_WARN	(1UL << 9)
 
@@ -119,8 +126,7 @@ int main(void)
 	pthread_t th;
 
 	ksft_print_header();
-	if (access(BST_KO, R_OK))
-		ksft_exit_skip("%s not in the initramfs: build-guest.sh built no module\n", BST_KO);
+	bst_need_ko();
 	ksft_set_plan(6);
 	taint0 = tainted();
 
@@ -131,14 +137,14 @@ int main(void)
 	if (pthread_create(&th, NULL, reader, NULL))
 		ksft_exit_fail_msg("pthread_create failed\n");
 	t0 = bst_now();
-	while (unloaded < CYCLES && bst_now() - t0 < DEADLINE) {
+	while (unloaded < CYCLES) {
 		ret = bst_load("");
 		if (ret) {
 			load_err = -ret;
 			break;
 		}
 		loaded++;
-		ret = bst_unload(5, &retries);
+		ret = bst_unload(UNLOAD_SECS, &retries);
 		if (ret) {
 			unload_err = -ret;
 			break;
@@ -157,12 +163,8 @@ int main(void)
 	if (unload_err)
 		ksft_print_msg("unload %d failed: %s\n", unloaded + 1, strerror(unload_err));
 	ksft_test_result(!load_err && loaded > 0, "every load succeeded with a reader running\n");
-	if (!unload_err && !load_err && unloaded < CYCLES && unloaded >= MIN_CYCLES)
-		bst_skip("200 load/unload cycles with a reader",
-			 "only %d in %.0f s on this host (TCG), all clean", unloaded, DEADLINE);
-	else
-		ksft_test_result(unloaded == CYCLES, "%d load/unload cycles with a reader\n",
-				 CYCLES);
+	ksft_test_result(unloaded == CYCLES, "%d load/unload cycles with a reader (%d done)\n",
+			 CYCLES, unloaded);
 	if (rs.unexpected)
 		ksft_print_msg("reader: %lu unexpected errors, first: %s\n", rs.unexpected,
 			       rs.first_error);
@@ -178,6 +180,7 @@ int main(void)
 			 "kernel did not oops (tainted %lu -> %lu)\n", taint0, taint1);
 
 	if (was_loaded && (ret = bst_load("")))
-		ksft_print_msg("reloading the module: %s\n", strerror(-ret));
+		ksft_exit_fail_msg("reloading the module loaded before the test: %s\n",
+				   strerror(-ret));
 	ksft_finished();
 }

@@ -68,8 +68,14 @@ int main(void)
 			break;
 		}
 	}
-	ksft_test_result(failed_at < 0, "the first %d marks are accepted (%lld were there already)\n",
-			 MARKS_MAX, marks);
+	/* With the table already full nothing was written: nothing to claim. */
+	if (marks >= MARKS_MAX && !bst_in_harness())
+		bst_skip("the first marks are accepted", "the table was full before the test (%lld marks)",
+			 marks);
+	else
+		ksft_test_result(failed_at < 0 && marks < MARKS_MAX,
+				 "the first %d marks are accepted (%lld were there already)\n",
+				 MARKS_MAX, marks);
 
 	ret1 = write_mark("one-too-many");
 	ksft_test_result(ret1 == -ENOSPC, "mark %d is refused with ENOSPC (%s)\n",

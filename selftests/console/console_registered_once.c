@@ -4,7 +4,11 @@
  * boot console left behind, registered when the boot expects it (at
  * console_init with the series and a PL011 stdout-path, at probe otherwise),
  * and writable from userspace. Saves the kernel log to /tmp/bst-console/kmsg
- * for the host, which checks that every record reached the console once.
+ * for the host, which checks that every record reached the console once, and
+ * what the pass over /dev/kmsg saw to /tmp/bst-console/kmsg-summary, so that
+ * the host can tell a whole dump from a cut one. The log must be whole: from
+ * sequence number 0, with no record overwritten (a ring that wrapped would
+ * shrink "every record" to its tail; boot with a larger log_buf_len).
  *
  * The boot says when registration is expected with bst.console_at=init or
  * bst.console_at=probe on the kernel command line.
@@ -23,7 +27,8 @@
 struct scan {
 	int enabled;			/* "console [ttyAMA..] enabled" records */
 	unsigned long long enabled_seq;
-	unsigned long long driver_seq;	/* "Serial: AMBA PL011 UART driver" */
+	int driver;			/* "Serial: AMBA PL011 UART driver" */
+	unsigned long long driver_seq;
 	FILE *save;
 };
 
@@ -36,7 +41,7 @@ static void scan_record(const char *rec, void *arg)
 		if (!s->enabled++)
 			s->enabled_seq = kmsg_seq(rec);
 	}
-	if (strstr(text, "Serial: AMBA PL011 UART driver") && !s->driver_seq)
+	if (strstr(text, "Serial: AMBA PL011 UART driver") && !s->driver++)
 		s->driver_seq = kmsg_seq(rec);
 	if (s->save)
 		fprintf(s->save, "%s\n", rec);
@@ -69,7 +74,8 @@ static void check_proc_consoles(void)
 	if (!f) {
 		ksft_test_result_fail("one ttyAMA console, enabled and preferred: /proc/consoles: %s\n",
 				      strerror(errno));
-		ksft_test_result_skip("no boot console left: no /proc/consoles\n");
+		/* Unknown is not "none left". */
+		ksft_test_result_fail("no boot console left: no /proc/consoles\n");
 		return;
 	}
 	/* "ttyAMA0              -W- (EC p a)    204:64" */
@@ -97,50 +103,84 @@ static void check_userspace_write(void)
 {
 	int fd = open("/dev/ttyAMA0", O_WRONLY | O_NOCTTY);
 	ssize_t len = -1;
+	int err = errno;
 
 	if (fd >= 0) {
 		len = write(fd, MARKER, strlen(MARKER));
+		err = errno;
 		tcdrain(fd);
 		close(fd);
 	}
 	ksft_test_result(len == (ssize_t)strlen(MARKER),
 			 "userspace writes to /dev/ttyAMA0 (%s)\n",
-			 fd < 0 ? strerror(errno) : "marker written");
+			 len == (ssize_t)strlen(MARKER) ? "marker written" :
+			 len >= 0 ? "short write" : strerror(err));
+}
+
+/*
+ * Save the kernel log for the host, and what the pass saw beside it: the
+ * host compares the two, so a dump cut on its way is not taken for the log.
+ */
+static void save_log(struct scan *s)
+{
+	struct kmsg_log log;
+	FILE *summary;
+	int saved;
+
+	mkdir(SAVE_DIR, 0700);
+	s->save = fopen(SAVE_DIR "/kmsg", "w");
+	kmsg_read_log(&log, scan_record, s);
+	saved = s->save && !ferror(s->save);
+	if (s->save && fclose(s->save))
+		saved = 0;
+	summary = fopen(SAVE_DIR "/kmsg-summary", "w");
+	if (summary) {
+		kmsg_log_print(summary, &log);
+		if (ferror(summary))
+			saved = 0;
+		if (fclose(summary))
+			saved = 0;
+	} else {
+		saved = 0;
+	}
+	ksft_print_msg("/dev/kmsg: ");
+	kmsg_log_print(stdout, &log);
+	ksft_test_result(saved && log.records > 0,
+			 "kernel log saved for the host (%d records)\n", log.records);
+	ksft_test_result(kmsg_log_whole(&log),
+			 "kernel log whole: first seq %llu (want 0), %llu missing, %d overwritten, %d bad, read error %d\n",
+			 log.first_seq, log.missing, log.overwritten, log.bad, log.err);
 }
 
 int main(void)
 {
 	struct scan s = { 0 };
 	const char *at = cmdline_param("bst.console_at");
-	int n;
 
 	ksft_print_header();
-	ksft_set_plan(6);
+	ksft_set_plan(7);
 
 	check_proc_consoles();
-
-	mkdir(SAVE_DIR, 0700);
-	s.save = fopen(SAVE_DIR "/kmsg", "w");
-	n = kmsg_for_each(scan_record, &s);
-	if (s.save)
-		fclose(s.save);
-	ksft_test_result(n > 0 && s.save, "kernel log saved for the host (%d records)\n", n);
+	save_log(&s);
 	ksft_test_result(s.enabled == 1, "console enabled once in the kernel log (%d times)\n",
 			 s.enabled);
 
 	if (!at)
 		ksft_test_result_skip("registered when expected: the boot sets no bst.console_at\n");
-	else if (!s.enabled || !s.driver_seq)
-		ksft_test_result_fail("registered when expected: no %s record\n",
-				      s.enabled ? "PL011 driver" : "console enabled");
+	else if (s.enabled != 1 || s.driver != 1)
+		ksft_test_result_fail("registered when expected: %d console enabled, %d PL011 driver records (want 1 each)\n",
+				      s.enabled, s.driver);
 	else if (!strcmp(at, "init"))
 		ksft_test_result(s.enabled_seq < s.driver_seq,
 				 "registered at console_init, before the driver (seq %llu < %llu)\n",
 				 s.enabled_seq, s.driver_seq);
-	else
+	else if (!strcmp(at, "probe"))
 		ksft_test_result(s.enabled_seq > s.driver_seq,
 				 "registered at probe, after the driver (seq %llu > %llu)\n",
 				 s.enabled_seq, s.driver_seq);
+	else
+		ksft_test_result_fail("registered when expected: bst.console_at=%s is neither init nor probe\n",
+				      at);
 
 	check_userspace_write();
 	ksft_finished();

@@ -51,27 +51,83 @@ static inline const char *sd_param(const char *name)
 	return strndup(p, end - p);
 }
 
+/* A number; a value that is not one fails the test instead of reading as 0. */
 static inline long sd_param_long(const char *name, long dflt)
 {
 	const char *v = sd_param(name);
+	char *end;
+	long n;
 
-	return v ? strtol(v, NULL, 0) : dflt;
+	if (!v)
+		return dflt;
+	n = strtol(v, &end, 0);
+	if (!*v || *end)
+		ksft_exit_fail_msg("%s=%s is not a number\n", name, v);
+	return n;
 }
 
-/* Read a small file into buf; returns its length or -errno. */
+/*
+ * Read a whole file into buf; returns its length or -errno: -EFBIG if it
+ * does not fit, so that a cut file is never parsed as the whole.
+ */
 static inline int sd_read_file(const char *path, char *buf, size_t size)
 {
 	int fd = open(path, O_RDONLY);
-	ssize_t n;
+	size_t len = 0;
+	ssize_t n = 0;
+	char more;
+	int err = 0;
 
 	if (fd < 0)
 		return -errno;
-	n = read(fd, buf, size - 1);
-	close(fd);
+	while (len < size - 1 && (n = read(fd, buf + len, size - 1 - len)) > 0)
+		len += n;
 	if (n < 0)
-		return -errno;
-	buf[n] = '\0';
-	return n;
+		err = -errno;
+	else if (len == size - 1 && read(fd, &more, 1) > 0)
+		err = -EFBIG;
+	close(fd);
+	if (err)
+		return err;
+	buf[len] = '\0';
+	return len;
+}
+
+/*
+ * Read a whole file of any size (KUnit's results grow with the suite);
+ * returns a malloc'd, NUL-terminated copy or NULL with errno set.
+ */
+static inline char *sd_read_all(const char *path, size_t *lenp)
+{
+	size_t len = 0, size = 16384;
+	char *buf = malloc(size), *bigger;
+	int fd = open(path, O_RDONLY);
+	ssize_t n;
+
+	if (fd < 0 || !buf)
+		goto fail;
+	while ((n = read(fd, buf + len, size - 1 - len)) > 0) {
+		len += n;
+		if (len == size - 1) {
+			bigger = realloc(buf, size *= 2);
+			if (!bigger)
+				goto fail;
+			buf = bigger;
+		}
+	}
+	if (n < 0)
+		goto fail;
+	close(fd);
+	buf[len] = '\0';
+	*lenp = len;
+	return buf;
+fail:
+	n = errno;
+	if (fd >= 0)
+		close(fd);
+	free(buf);
+	errno = n;
+	return NULL;
 }
 
 /* Write a string to a file; returns 0 or -errno. */
@@ -106,6 +162,21 @@ static inline bool sd_disk_ready(void)
 		return false;
 	close(fd);
 	return true;
+}
+
+/*
+ * How long a wait for the card may take before the test gives up. The waits
+ * are polls that return as soon as the card is there; only a lost card waits
+ * this long. A fixed 5 s gave up too early under TCG (a bring-up through
+ * failed tunings takes seconds there): a quarter of the program's own limit
+ * (bst.timeout, /init's default 300 s), so that a lost card still fails the
+ * test and not the whole program by timeout.
+ */
+static inline double sd_wait_limit(void)
+{
+	long limit = sd_param_long("bst.timeout", 300) / 4;
+
+	return limit > 10 ? limit : 10;
 }
 
 /* Wait up to @timeout s for a host with an SD card; false if none came. */
@@ -199,9 +270,14 @@ static inline const char *sd_field(const char *text, const char *key)
 	return val;
 }
 
-static inline long sd_field_long(const char *text, const char *key)
+/* A number field; false if absent or not a number (never read as 0). */
+static inline bool sd_field_long(const char *text, const char *key, long *val)
 {
-	return strtol(sd_field(text, key), NULL, 0);
+	const char *v = sd_field(text, key);
+	char *end;
+
+	*val = strtol(v, &end, 0);
+	return *v && !*end;
 }
 
 /* What uhs_fallback says, parsed. */
@@ -212,18 +288,28 @@ struct sd_uhs {
 	char text[2048];
 };
 
+/*
+ * False if the file cannot be read or a field is missing: a field read as 0
+ * would pass every "no new failure" check. @u is zeroed either way.
+ */
 static inline bool sd_uhs_read(const struct sd_card *c, struct sd_uhs *u)
 {
+	bool ok;
+
+	memset(u, 0, sizeof(*u));
 	if (sd_host_file(c, "uhs_fallback", u->text, sizeof(u->text)) <= 0)
 		return false;
 	snprintf(u->ceiling, sizeof(u->ceiling), "%s", sd_field(u->text, "ceiling"));
 	snprintf(u->card, sizeof(u->card), "%s", sd_field(u->text, "card"));
-	u->failures = sd_field_long(u->text, "failures");
-	u->cmd11 = sd_field_long(u->text, "cmd11");
-	u->cmd6 = sd_field_long(u->text, "cmd6");
-	u->tunings = sd_field_long(u->text, "tunings");
-	u->power_cycles = sd_field_long(u->text, "power_cycles");
-	return true;
+	ok = u->ceiling[0] &&
+	     sd_field_long(u->text, "failures", &u->failures) &&
+	     sd_field_long(u->text, "cmd11", &u->cmd11) &&
+	     sd_field_long(u->text, "cmd6", &u->cmd6) &&
+	     sd_field_long(u->text, "tunings", &u->tunings) &&
+	     sd_field_long(u->text, "power_cycles", &u->power_cycles);
+	if (!ok)
+		ksft_print_msg("uhs_fallback lacks a field:\n%s", u->text);
+	return ok;
 }
 
 /*
@@ -311,11 +397,18 @@ static inline int sd_read_card(uint32_t *crc, long long *size)
 /* Does the card read back as the image the host made (bst.sd_crc)? */
 static inline bool sd_data_matches(const char *what)
 {
-	unsigned long want = strtoul(sd_param("bst.sd_crc") ?: "0", NULL, 16);
+	const char *crc_param = sd_param("bst.sd_crc");
+	unsigned long want;
 	long long size = 0;
 	uint32_t crc = 0;
-	int err = sd_read_card(&crc, &size);
+	int err;
 
+	if (!crc_param) {
+		ksft_print_msg("%s: no bst.sd_crc= to compare with\n", what);
+		return false;
+	}
+	want = strtoul(crc_param, NULL, 16);
+	err = sd_read_card(&crc, &size);
 	if (err)
 		ksft_print_msg("%s: read error %d (%s)\n", what, err, strerror(-err));
 	else if (crc != want)
@@ -324,21 +417,49 @@ static inline bool sd_data_matches(const char *what)
 	return !err && crc == want;
 }
 
+/* Completed system suspends (/sys/power/suspend_stats/success), or -errno. */
+static inline long sd_suspends(void)
+{
+	char buf[32];
+	char *end;
+	long n;
+	int err = sd_read_file("/sys/power/suspend_stats/success", buf, sizeof(buf));
+
+	if (err < 0)
+		return err;
+	n = strtol(buf, &end, 10);
+	return end != buf && (*end == '\n' || !*end) ? n : -EINVAL;
+}
+
 /*
  * Re-initialise the card as a resume does: system suspend to idle with
  * pm_test=devices suspends and resumes every device, the card included,
- * without sleeping. Returns 0 or -errno.
+ * without sleeping. The card's suspend powers it off, so it must be
+ * initialised again before it answers a read (on first use: runtime
+ * resume). Returns 0 or -errno; -EIO when the kernel did not count one
+ * more completed suspend, i.e. the devices were not suspended.
  */
 static inline int sd_suspend_resume(void)
 {
-	int err;
+	long before = sd_suspends(), after;
+	int err, reset;
 
-	sd_write_file("/sys/module/suspend/parameters/pm_test_delay", "0");
-	err = sd_write_file("/sys/power/pm_test", "devices");
+	/* Left at its default, each suspend would wait 5 s. */
+	err = sd_write_file("/sys/module/suspend/parameters/pm_test_delay", "0");
+	if (!err)
+		err = sd_write_file("/sys/power/pm_test", "devices");
 	if (!err)
 		err = sd_write_file("/sys/power/state", "freeze");
-	sd_write_file("/sys/power/pm_test", "none");
-	return err;
+	reset = sd_write_file("/sys/power/pm_test", "none");
+	if (err || reset)
+		return err ?: reset;
+	after = sd_suspends();
+	if (before < 0 || after != before + 1) {
+		ksft_print_msg("suspend_stats/success went from %ld to %ld, not up by one\n",
+			       before, after);
+		return -EIO;
+	}
+	return 0;
 }
 
 struct sd_log_match {
@@ -354,12 +475,18 @@ static inline void sd_log_match(const char *rec, void *arg)
 		m->n++;
 }
 
-/* Records of the kernel log that contain both strings, or -errno. */
+/*
+ * Records of the kernel log that contain both strings, or -errno: -EPIPE
+ * when the log is not whole, where a count could miss what was overwritten.
+ */
 static inline int sd_log_count(const char *a, const char *b)
 {
 	struct sd_log_match m = { a, b, 0 };
 	int err = kmsg_for_each(sd_log_match, &m);
 
+	if (err < 0)
+		ksft_print_msg("cannot count \"%s\"...\"%s\" in the kernel log: %s\n",
+			       a, b, strerror(-err));
 	return err < 0 ? err : m.n;
 }
 

@@ -49,14 +49,18 @@ static void check_resume(const char *want_mode)
 	if (!sd_uhs_read(&card, &a))
 		ksft_exit_fail_msg("cannot read uhs_fallback\n");
 	err = sd_suspend_resume();
-	if (err || !sd_wait_card(&card, 5)) {
+	if (err || !sd_wait_card(&card, sd_wait_limit())) {
 		ksft_test_result_fail("resume: card back (suspend: %s)\n",
 				      err ? strerror(-err) : "ok");
 		return;
 	}
-	/* The read makes sure the card was initialised again. */
+	/*
+	 * The suspend powered the card off: this read only works once the
+	 * card was initialised again.
+	 */
 	ksft_test_result(sd_data_matches("resume"), "resume: data matches the image\n");
-	sd_uhs_read(&card, &b);
+	if (!sd_uhs_read(&card, &b))
+		ksft_exit_fail_msg("cannot read uhs_fallback after the resume\n");
 	ksft_print_msg("resume: cmd11 +%ld, cmd6 +%ld, tunings +%ld, power cycles +%ld\n",
 		       b.cmd11 - a.cmd11, b.cmd6 - a.cmd6, b.tunings - a.tunings,
 		       b.power_cycles - a.power_cycles);
@@ -79,12 +83,14 @@ static void check_other_card(const char *want_mode, long want_failures)
 	char serial[32] = "", cid[40] = "";
 	int err;
 
-	sd_uhs_read(&card, &a);
+	if (!sd_uhs_read(&card, &a))
+		ksft_exit_fail_msg("cannot read uhs_fallback\n");
 	err = sd_host_write(&card, "fail_mmc_uhs/serial", OTHER_SERIAL);
 	if (!err)
 		err = sd_suspend_resume();
 	/* The old card is removed and the new one added by the rescan. */
-	for (double end = bst_now() + 5; bst_now() < end; usleep(20000))
+	for (double end = bst_now() + sd_wait_limit(); !err && bst_now() < end;
+	     usleep(20000))
 		if (sd_wait_card(&card, 1) &&
 		    sd_card_attr(&card, "serial", serial, sizeof(serial)) > 0 &&
 		    !strncmp(serial, OTHER_SERIAL, strlen(OTHER_SERIAL)))
@@ -96,7 +102,8 @@ static void check_other_card(const char *want_mode, long want_failures)
 	}
 	ksft_test_result(sd_data_matches("another card"),
 			 "another card: data matches the image\n");
-	sd_uhs_read(&card, &b);
+	if (!sd_uhs_read(&card, &b))
+		ksft_exit_fail_msg("cannot read uhs_fallback for another card\n");
 	sd_card_attr(&card, "cid", cid, sizeof(cid));
 	cid[strcspn(cid, "\n")] = '\0';
 	ksft_print_msg("another card: cmd11 +%ld, cmd6 +%ld, tunings +%ld, power cycles +%ld\n",
@@ -112,11 +119,13 @@ static void check_other_card(const char *want_mode, long want_failures)
 static void check_reset(void)
 {
 	struct sd_uhs u;
+	bool read;
 	int err;
 
 	err = sd_host_write(&card, "uhs_fallback", "reset\n");
-	sd_uhs_read(&card, &u);
-	ksft_test_result(!err && !strcmp(u.ceiling, "none") && u.failures == 0 &&
+	read = sd_uhs_read(&card, &u);
+	ksft_test_result(!err && read &&
+			 !strcmp(u.ceiling, "none") && u.failures == 0 &&
 			 u.power_cycles == 0,
 			 "uhs_fallback: \"reset\" forgets (ceiling %s, failures %ld)\n",
 			 u.ceiling, u.failures);
@@ -143,8 +152,9 @@ int main(void)
 	ksft_print_header();
 	ksft_set_plan(6 + (reinit ? 10 : 0) + !!quirk_warning + !!want_path);
 
-	if (!sd_wait_card(&card, 5))
-		ksft_exit_fail_msg("no SD card within 5 s (see the console log)\n");
+	if (!sd_wait_card(&card, sd_wait_limit()))
+		ksft_exit_fail_msg("no SD card within %.0f s (see the console log)\n",
+				   sd_wait_limit());
 	ksft_test_result_pass("card %s on %s initialised\n", card.dev, card.host);
 	if (!sd_uhs_read(&card, &u))
 		ksft_exit_fail_msg("cannot read %s/uhs_fallback\n", card.host);

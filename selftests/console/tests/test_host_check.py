@@ -1,0 +1,359 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Unit tests of selftests/console/host-check on small synthetic boots.
+
+Each hole the host-check closes is shown to fail on a broken sample and to
+pass on a good one. Run: python3 -m unittest discover -s selftests/console/tests
+"""
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+HOST_CHECK = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'host-check')
+MARKER = 'bst-console-marker: written by userspace'
+BURST = 200
+BURST_TEXT = 'bst-panic-burst: record %03d of %d'
+PANIC = 'Kernel panic - not syncing: sysrq triggered crash'
+
+DUMP_CMDLINE = ('console=ttyAMA0 panic=-1 bst.run=console/console_registered_once '
+                'ignore_loglevel bst.console_at=init bst.dump=/tmp/bst-console')
+PANIC_CMDLINE = ('console=ttyAMA0 panic=-1 bst.run=console/panic_flushes_console '
+                 'ignore_loglevel printk.devkmsg=on bst.expect=panic bst.check=console')
+BOOT_PANIC_CMDLINE = ('console=ttyAMA0 panic=-1 bst.run=- initcall_debug ignore_loglevel '
+                      'lkdtm.cpoint_name=DIRECT lkdtm.cpoint_type=PANIC bst.expect=panic '
+                      'bst.check=console')
+
+
+def record(seq, text):
+    """A /dev/kmsg record; its time follows from its number."""
+    return '6,%d,%d,-;%s' % (seq, 1000 * seq + 17, text)
+
+
+def console_line(rec):
+    head, _, text = rec.partition(';')
+    usec = int(head.split(',')[2])
+    return '[%5d.%06d] %s' % (usec // 1000000, usec % 1000000, text)
+
+
+def summary(records, **over):
+    seqs = [int(r.split(',')[1]) for r in records]
+    fields = dict(records=len(records), first_seq=seqs[0] if seqs else 0,
+                  last_seq=seqs[-1] if seqs else 0, missing=0, overwritten=0,
+                  bad=0, error=0)
+    fields.update(over)
+    return ' '.join('%s=%s' % kv for kv in fields.items()) + '\n'
+
+
+def boot_records(n=8, first=0):
+    texts = ['Booting Linux on physical CPU 0x0000000000 [0x414fd0b0]',
+             'Linux version 7.2.13 (bst@host)',
+             'console [ttyAMA0] enabled',
+             'Serial: AMBA PL011 UART driver',
+             'Run /init as init process']
+    texts += ['boot record %d' % i for i in range(n - len(texts))]
+    return [record(first + i, t) for i, t in enumerate(texts)]
+
+
+def burst_records(first):
+    return [record(first + i, BURST_TEXT % (i + 1, BURST)) for i in range(BURST)]
+
+
+class Boot:
+    """A boot output directory: console.log, cmdline, dump/."""
+
+    def __init__(self, test, cmdline):
+        self.dir = tempfile.mkdtemp(prefix='host-check-test-')
+        test.addCleanup(shutil.rmtree, self.dir)
+        self.write('cmdline', cmdline + '\n')
+
+    def write(self, name, text):
+        path = os.path.join(self.dir, name)
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        with open(path, 'w') as f:
+            f.write(text)
+
+    def console(self, lines):
+        self.write('console.log', ''.join(l + '\r\n' for l in lines))
+
+    def dump(self, records, summary_text=None):
+        self.write('dump/kmsg', ''.join(r + '\n' for r in records))
+        if summary_text is not None:
+            self.write('dump/kmsg-summary', summary_text)
+
+    def check(self):
+        """Run host-check: (exit code, [(ok, description)], output)."""
+        p = subprocess.run([sys.executable, HOST_CHECK, self.dir], capture_output=True,
+                           text=True, check=False)
+        results = [(m.group(1) is None, m.group(2)) for m in
+                   re.finditer(r'^(not )?ok \d+ (.*)$', p.stdout, re.M)]
+        plan = re.search(r'^1\.\.(\d+)', p.stdout, re.M)
+        return p.returncode, results, p.stdout + p.stderr, plan and int(plan.group(1))
+
+
+class HostCheckCase(unittest.TestCase):
+    def run_check(self, boot):
+        rc, results, out, plan = boot.check()
+        self.assertNotIn('Traceback', out, out)
+        if plan is not None and plan > 0:
+            self.assertEqual(plan, len(results), out)
+        return rc, results, out
+
+    def assert_all_ok(self, boot):
+        rc, results, out = self.run_check(boot)
+        self.assertTrue(results, out)
+        self.assertTrue(all(ok for ok, _ in results), out)
+        self.assertEqual(rc, 0, out)
+
+    def assert_fails(self, boot, what):
+        """The result whose description starts with @what fails, and the
+        run as a whole is not green."""
+        rc, results, out = self.run_check(boot)
+        hits = [ok for ok, desc in results if desc.startswith(what)]
+        self.assertTrue(hits, 'no result "%s":\n%s' % (what, out))
+        self.assertFalse(any(hits), 'result "%s" passed:\n%s' % (what, out))
+        self.assertNotEqual(rc, 0, out)
+        self.assertNotEqual(rc, 4, 'a failure must not be a skip:\n' + out)
+        return out
+
+
+class DumpBoot(HostCheckCase):
+    """console_registered_once boots: the dump against the console."""
+
+    def good(self, records=None):
+        records = records or boot_records()
+        boot = Boot(self, DUMP_CMDLINE)
+        boot.console([console_line(r) for r in records] + [MARKER])
+        boot.dump(records, summary(records))
+        return boot, records
+
+    def test_good(self):
+        boot, _ = self.good()
+        self.assert_all_ok(boot)
+
+    def test_record_missing_on_console(self):
+        boot, records = self.good()
+        boot.console([console_line(r) for r in records[:3] + records[4:]] + [MARKER])
+        self.assert_fails(boot, 'every kernel log record is on the console')
+
+    def test_record_twice_on_console(self):
+        boot, records = self.good()
+        boot.console([console_line(r) for r in records + records[2:3]] + [MARKER])
+        self.assert_fails(boot, 'no record is on the console twice')
+
+    def test_gap_in_seq(self):
+        # The ring lost seq 4 while the guest read: console and dump agree
+        # with each other, but "every record" would only be the rest.
+        records = boot_records(8)
+        records = records[:4] + records[5:]
+        boot, _ = self.good(records)
+        boot.dump(records, summary(records, missing=1, overwritten=1))
+        self.assert_fails(boot, 'the kernel log is whole')
+
+    def test_gap_in_seq_without_summary_saying_so(self):
+        records = boot_records(8)
+        records = records[:4] + records[5:]
+        boot, _ = self.good(records)
+        self.assert_fails(boot, 'the kernel log is whole')
+
+    def test_ring_wrapped_before_reading(self):
+        records = boot_records(8, first=37)
+        boot, _ = self.good(records)
+        self.assert_fails(boot, 'the kernel log is whole')
+
+    def test_no_dump(self):
+        boot, _ = self.good()
+        shutil.rmtree(os.path.join(boot.dir, 'dump'))
+        out = self.assert_fails(boot, 'the kernel log dump arrived')
+        self.assertIn('not ok', out)
+        self.assert_fails(boot, 'every kernel log record is on the console')
+
+    def test_no_summary(self):
+        boot, records = self.good()
+        os.unlink(os.path.join(boot.dir, 'dump', 'kmsg-summary'))
+        self.assert_fails(boot, 'the kernel log dump arrived whole')
+
+    def test_dump_cut_on_its_way(self):
+        boot, records = self.good()
+        boot.dump(records[:5], summary(records))
+        self.assert_fails(boot, 'the kernel log dump arrived whole')
+
+    def test_dump_line_not_a_record(self):
+        boot, records = self.good()
+        boot.dump(records + ['6,8,9017'], summary(records))
+        self.assert_fails(boot, 'the kernel log dump arrived whole')
+
+    def test_marker_missing(self):
+        boot, records = self.good()
+        boot.console([console_line(r) for r in records])
+        self.assert_fails(boot, 'what userspace wrote to /dev/ttyAMA0')
+
+    def test_same_text_twice_in_one_timestamp_is_not_a_repeat(self):
+        records = boot_records(6)
+        records.append('6,6,%s,-;boot record 0' % records[5].split(',')[2])
+        boot, _ = self.good(records)
+        self.assert_all_ok(boot)
+
+    def test_board_directory_without_bst_run(self):
+        # Documentation's board procedure: cat /dev/kmsg, no summary, with
+        # dictionary lines; checked with what it has.
+        records = boot_records()
+        boot = Boot(self, 'console=ttyAMA0,115200 root=/dev/mmcblk0p2')
+        boot.console([console_line(r) for r in records] + [MARKER])
+        boot.write('dump/kmsg', ''.join('%s\n SUBSYSTEM=platform\n' % r for r in records))
+        self.assert_all_ok(boot)
+
+
+class PanicBoot(HostCheckCase):
+    """console-panic: panic_flushes_console's burst, then sysrq-c."""
+
+    def sample(self):
+        records = boot_records(8)
+        records += burst_records(len(records))
+        console = [console_line(r) for r in records] + [MARKER]
+        after = ['[    9.000001] sysrq: Trigger a crash',
+                 '[    9.000002] ' + PANIC,
+                 '[    9.000003] CPU: 1 UID: 0 PID: 77 Comm: panic_flushes_c',
+                 '[    9.000004] ---[ end Kernel panic - not syncing: sysrq triggered crash ]---']
+        return records, console, after
+
+    def boot(self, console, after, records=None):
+        boot = Boot(self, PANIC_CMDLINE)
+        boot.console(console + after)
+        if records is not None:
+            boot.dump(records, summary(records))
+        return boot
+
+    def test_good(self):
+        records, console, after = self.sample()
+        self.assert_all_ok(self.boot(console, after, records))
+
+    def test_no_dump_still_checks_the_burst(self):
+        records, console, after = self.sample()
+        boot = self.boot(console, after)
+        rc, results, out = self.run_check(boot)
+        burst = [ok for ok, d in results if d.startswith('each of the %d burst' % BURST)]
+        self.assertEqual(burst, [True], out)
+        self.assertTrue(any(d.startswith('the panic is on the console') and ok
+                            for ok, d in results), out)
+        # The boot was set up to hand the log over: its absence fails.
+        self.assert_fails(boot, 'the kernel log dump arrived')
+
+    def test_burst_record_missing(self):
+        records, console, after = self.sample()
+        console = [l for l in console if not l.endswith(BURST_TEXT % (137, BURST))]
+        out = self.assert_fails(self.boot(console, after), 'each of the %d burst' % BURST)
+        self.assertIn('not on the console: ' + BURST_TEXT % (137, BURST), out)
+        self.assert_fails(self.boot(console, after, records),
+                          'every kernel log record is on the console before the panic')
+
+    def test_burst_record_twice(self):
+        records, console, after = self.sample()
+        i = console.index(console_line(records[8 + 41]))
+        console = console[:i + 1] + console[i:]
+        out = self.assert_fails(self.boot(console, after, records),
+                                'each of the %d burst' % BURST)
+        self.assertIn('2 times', out)
+
+    def test_burst_record_garbled_into_another_line(self):
+        records, console, after = self.sample()
+        i = console.index(console_line(records[8 + 9]))
+        console[i + 1] += BURST_TEXT % (10, BURST)
+        self.assert_fails(self.boot(console, after), 'each of the %d burst' % BURST)
+
+    def test_burst_record_after_the_panic(self):
+        records, console, after = self.sample()
+        late = console_line(records[-1])
+        console.remove(late)
+        after = after[:2] + [late] + after[2:]
+        self.assert_fails(self.boot(console, after), 'each of the %d burst' % BURST)
+        self.assert_fails(self.boot(console, after, records),
+                          'every kernel log record is on the console before the panic')
+
+    def test_no_panic(self):
+        records, console, after = self.sample()
+        self.assert_fails(self.boot(console, after[:1], records), 'the panic is on the console')
+        self.assert_fails(self.boot(console, after[:1], records), 'each of the %d burst' % BURST)
+
+    def test_gap_in_seq(self):
+        records, console, after = self.sample()
+        records = records[:3] + records[4:]
+        console = [console_line(r) for r in records] + [MARKER]
+        self.assert_fails(self.boot(console, after, records), 'the kernel log is whole')
+
+    def test_replayed_record_is_not_a_repeat(self):
+        # The panic took the console over part way through a record and
+        # printed it again after nbcon's notice.
+        records, console, after = self.sample()
+        last = console_line(records[-1])
+        i = console.index(last)
+        console[i:i + 1] = [last[:20], '** replaying previous printk message **', last]
+        self.assert_all_ok(self.boot(console, after, records))
+
+
+class BurstInStep(unittest.TestCase):
+    """host-check and panic_flushes_console.c must agree on the burst."""
+
+    def test_same_count_and_text(self):
+        here = os.path.dirname(os.path.abspath(__file__))
+        with open(os.path.join(here, '..', 'panic_flushes_console.c')) as f:
+            c = f.read()
+        with open(HOST_CHECK) as f:
+            py = f.read()
+        c_burst = re.search(r'#define BURST\s+(\d+)', c).group(1)
+        c_fmt = re.search(r'#define BURST_FMT\s+"(.*)\\n"', c).group(1)
+        self.assertEqual(re.search(r'^BURST = (\d+)', py, re.M).group(1), c_burst)
+        self.assertEqual(re.search(r"^BURST_TEXT = '(.*)'", py, re.M).group(1), c_fmt)
+        self.assertEqual((int(c_burst), c_fmt), (BURST, BURST_TEXT))
+
+
+class BootPanic(HostCheckCase):
+    """console-boot-panic: LKDTM panics at its initcall, no userspace."""
+
+    def console(self, drop_return=False):
+        lines = ['[    0.000000] Booting Linux on physical CPU 0x0000000000 [0x414fd0b0]']
+        for i, f in enumerate(['a_init', 'b_init', 'c_init']):
+            lines.append('[    0.%06d] calling  %s+0x0/0x40 @ 1' % (100 + i, f))
+            if not (drop_return and f == 'b_init'):
+                lines.append('[    0.%06d] initcall %s+0x0/0x40 returned 0 after 1 usecs'
+                             % (200 + i, f))
+        lines += ['[    0.300000] calling  lkdtm_module_init+0x0/0x300 @ 1',
+                  '[    0.300001] lkdtm: Performing direct entry PANIC',
+                  '[    0.300002] Kernel panic - not syncing: dumptest']
+        return lines
+
+    def test_good_without_dump(self):
+        boot = Boot(self, BOOT_PANIC_CMDLINE)
+        boot.console(self.console())
+        self.assert_all_ok(boot)
+
+    def test_initcall_return_missing(self):
+        boot = Boot(self, BOOT_PANIC_CMDLINE)
+        boot.console(self.console(drop_return=True))
+        self.assert_fails(boot, 'every initcall before the panic is on the console')
+
+    def test_no_panic(self):
+        boot = Boot(self, BOOT_PANIC_CMDLINE)
+        boot.console(self.console()[:-1])
+        self.assert_fails(boot, 'the panic is on the console')
+
+
+class NothingToCheck(HostCheckCase):
+    def test_skip_only_without_any_setup(self):
+        boot = Boot(self, 'console=ttyAMA0 panic=-1 bst.run=boot/booted_kernel bst.check=console')
+        boot.console(['[    0.000000] Booting Linux'])
+        rc, results, out = self.run_check(boot)
+        self.assertEqual(rc, 4, out)
+        self.assertIn('# SKIP', out)
+
+    def test_missing_console_log_fails(self):
+        boot = Boot(self, DUMP_CMDLINE)
+        rc, results, out = self.run_check(boot)
+        self.assertEqual([ok for ok, _ in results], [False], out)
+        self.assertNotIn(rc, (0, 4), out)
+
+
+if __name__ == '__main__':
+    unittest.main()
