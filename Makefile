@@ -7,12 +7,13 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: help demo check deps tree series build guest export b4-prep b4-send b4-export \
+.PHONY: help demo check check-full deps tree series build guest export b4-prep b4-send b4-export \
 	bench-bootstamp bench-console bench-uhs clean distclean
 
 help:
 	@echo "make demo      fetch, patch, build, boot QEMU virt, show the boot report"
-	@echo "make check     all tests; ends with 'N passed, N failed'"
+	@echo "make check     the tests CI runs; ends with 'N passed, N failed'"
+	@echo "make check-full  those and the boots of selftests/plan-full (more kernels)"
 	@echo "make check BOOT=series-smp4   only the named boots of selftests/plan"
 	@echo "make check BOOT=\"...\" BOOT_VARIANT=slowuart-rt   those boots on another kernel"
 	@echo "make deps | tree | series | build | guest   the single steps"
@@ -32,24 +33,27 @@ demo:
 check:
 	@$(S)/check.sh $(BOOT)
 
+check-full:
+	@$(S)/check.sh --full $(BOOT)
+
 deps:
-	@$(S)/deps.sh
+	@$(S)/setup/deps.sh
 
 tree: deps
-	@$(S)/fetch-tree.sh
+	@$(S)/setup/fetch-tree.sh
 
 series: tree
-	@$(S)/apply-series.sh
+	@$(S)/setup/apply-series.sh
 
 build: series
-	@$(S)/build-kernel.sh baseline
-	@$(S)/build-kernel.sh series
+	@$(S)/build/build-kernel.sh baseline
+	@$(S)/build/build-kernel.sh series
 
 guest: build
-	@$(S)/build-guest.sh series
+	@$(S)/build/build-guest.sh series
 
 export:
-	@$(S)/export-series.sh
+	@$(S)/setup/export-series.sh
 
 b4-prep: tree
 	@$(S)/upstream/b4-prep.sh
@@ -61,21 +65,21 @@ b4-export:
 	@$(S)/upstream/b4-export.sh
 
 bench-bootstamp: series
-	@$(S)/build-sparse.sh
-	@$(S)/build-kernel.sh series
-	@$(S)/build-kernel.sh nobootstamp
-	@$(S)/build-guest.sh series
+	@$(S)/build/build-sparse.sh
+	@$(S)/build/build-kernel.sh series
+	@$(S)/build/build-kernel.sh nobootstamp
+	@$(S)/build/build-guest.sh series
 	@CLOCK=$(or $(CLOCK),host) $(S)/bench/bootstamp-overhead.sh
 
 bench-console: series
-	@$(S)/build-sparse.sh
-	@$(S)/build-kernel.sh series
-	@for v in $$($(S)/bench/console-boot.sh --variants); do $(S)/build-kernel.sh $$v || exit; done
-	@$(S)/build-guest.sh series
+	@$(S)/build/build-sparse.sh
+	@$(S)/build/build-kernel.sh series
+	@for v in $$($(S)/bench/console-boot.sh --variants); do $(S)/build/build-kernel.sh $$v || exit; done
+	@$(S)/build/build-guest.sh series
 	@$(S)/bench/console-boot.sh
 
 bench-uhs: build
-	@$(S)/build-guest.sh series
+	@$(S)/build/build-guest.sh series
 	@$(S)/bench/uhs-fallback.sh
 
 clean:

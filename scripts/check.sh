@@ -1,13 +1,26 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# check.sh [BOOT...]: everything `make check` does, in order. Each stage is a
-# recorded result; a stage that fails stops the run (later stages depend on
-# it), and the run always ends with the line "N passed, N failed".
+# check.sh [--full] [BOOT...]: everything `make check` does, in order; with
+# --full, everything `make check-full` does: that and the boots of
+# selftests/plan-full, with the kernels they need. Each stage is a recorded result; a stage that
+# fails stops the run (later stages depend on it), and the run always ends
+# with the line "N passed, N failed".
 . "$(dirname "$0")/lib.sh"
 
+export BST_TIER=ci
+full=()		# what the --full tier passes on to the gates
+if [ "${1:-}" = --full ]; then
+	BST_TIER=full
+	full=(--full)
+	shift
+fi
+
 export BST_RESULTS=$BST_OUT/check/results.tsv
+[ "$BST_TIER" = ci ] || BST_RESULTS=$BST_OUT/check/results-full.tsv
 mkdir -p "$BST_OUT/check"
 : >"$BST_RESULTS"
+TIMES=${BST_RESULTS%.tsv}-times.tsv	# the time table: step, seconds
+: >"$TIMES"
 S=$BST_TOP/scripts
 t_start=$(date +%s)
 
@@ -25,6 +38,8 @@ summary() {
 		say "skipped:"
 		awk -F'\t' '$1 == "skip" { print "    " $2 "  (" $3 ")" }' "$BST_RESULTS"
 	fi
+	say "time per step (seconds; ${TIMES#"$BST_TOP"/})"
+	awk -F'\t' '{ printf "    %6d  %s\n", $2, $1 }' "$TIMES"
 	info "results: ${BST_RESULTS#"$BST_TOP"/}, wall time $(( $(date +%s) - t_start ))s"
 	if [ $((pass + fail)) -eq 0 ]; then
 		echo "no test ran"
@@ -34,11 +49,21 @@ summary() {
 	[ "$fail" -eq 0 ]
 }
 
+# timed STEP CMD...: run CMD and add its wall time to the time table.
+timed() {
+	local what=$1 t0 rc=0
+	shift
+	t0=$(date +%s)
+	"$@" || rc=$?
+	printf '%s\t%s\n' "$what" $(( $(date +%s) - t0 )) >>"$TIMES"
+	return "$rc"
+}
+
 # stage NAME CMD...: run a preparation stage; a failure is recorded and ends the run.
 stage() {
 	local name=$1
 	shift
-	if "$@"; then
+	if timed "${name#host: }" "$@"; then
 		record pass "$name"
 	else
 		record fail "$name" "see the error above"
@@ -47,9 +72,10 @@ stage() {
 	fi
 }
 
-# The report tools' Python unit tests, one result per test.
-report_unit_tests() {
-	local status name rest n=0
+# unit_tests LABEL DIR: the Python unit tests of DIR (the report tool, the
+# harness's judges of a boot, the host-checks), one result per test.
+unit_tests() {
+	local label=$1 dir=$2 status name rest n=0
 	while read -r name rest; do
 		n=$((n + 1))
 		case $rest in
@@ -57,30 +83,54 @@ report_unit_tests() {
 		*"... skipped"*)  status=skip ;;
 		*)                status=fail ;;
 		esac
-		record "$status" "report: $name" "${rest##*... }"
-	done < <(python3 -m unittest discover -s "$BST_TOP/scripts/report/tests" -v 2>&1 |
+		record "$status" "$label: $name" "${rest##*... }"
+	done < <(KSRC=$KSRC python3 -m unittest discover -s "$dir" -v 2>&1 |
 		 grep -E '^test_\S+ \(.*\) \.\.\. ')
-	[ "$n" -gt 0 ] || record fail "report: unit tests" "no test ran (import error?)"
+	[ "$n" -gt 0 ] || record fail "$label: unit tests" "no test ran in $dir (import error?)"
 }
 
-# The variants the selected boots need, built once each; baseline and series
-# always (compile-checks.sh compares them).
+# The variants the selected boots need, built once each; the series always.
+# The unpatched tree's kernel is built only when a boot needs it (make
+# check-full): a second kernel costs make check more than the 5 minutes its
+# boots would save from check-full, since every file is preprocessed again
+# (the series' options change autoconf.h). compile-checks.sh compiles the
+# base versions of the files it compares in that tree's configured O=
+# directory either way.
 check_boot_variant
-variants=$({ echo baseline; echo series; plan_lines "$@" | awk '{ print $2 }'; } | awk '!seen[$0]++')
+variants=$({ echo series; plan_lines "$@" | awk '{ print $2 }'; } | awk '!seen[$0]++')
 
-stage "host: Debian packages installed" "$S/deps.sh"
-stage "host: kernel tree ready" "$S/fetch-tree.sh"
-stage "host: patches/ applies to the base with git am" "$S/apply-series.sh"
-"$S/static-checks.sh"
-"$S/docs-checks.sh" || record fail "documentation gates" "docs-checks.sh stopped early"
-"$S/upstream/roundtrip-check.sh" || record fail "upstream workflow" "roundtrip-check.sh stopped early"
-report_unit_tests
-stage "host: sparse for this tree (scripts/build-sparse.sh)" "$S/build-sparse.sh"
+stage "host: Debian packages installed" "$S/setup/deps.sh"
+stage "host: kernel tree ready" "$S/setup/fetch-tree.sh"
+stage "host: patches/ applies to the base with git am" "$S/setup/apply-series.sh"
+timed "checkpatch" "$S/gates/static-checks.sh"
+timed "documentation gates" "$S/gates/docs-checks.sh" ||
+	record fail "documentation gates" "docs-checks.sh stopped early"
+timed "b4 round trip and recipients" "$S/upstream/roundtrip-check.sh" ||
+	record fail "upstream workflow" "roundtrip-check.sh stopped early"
+python_unit_tests() {
+	unit_tests report "$S/report/tests"
+	unit_tests "boot judges" "$S/boots/tests"
+	local d
+	for d in "$BST_TOP"/selftests/*/tests; do
+		[ ! -d "$d" ] || unit_tests "$(basename "$(dirname "$d")") host-check" "$d"
+	done
+}
+timed "Python unit tests" python_unit_tests
+stage "host: sparse for this tree (scripts/build/build-sparse.sh)" "$S/build/build-sparse.sh"
 for v in $variants; do
-	stage "host: $v kernel builds" "$S/build-kernel.sh" "$v"
-	stage "host: guest programs build for $v" "$S/build-guest.sh" "$v"
+	stage "host: $v kernel builds" "$S/build/build-kernel.sh" "$v"
+	stage "host: guest programs build for $v" "$S/build/build-guest.sh" "$v"
 done
-"$S/compile-checks.sh" || record fail "sparse and W=1" "compile-checks.sh stopped early"
-"$S/bisect-builds.sh" || record fail "bisect builds" "bisect-builds.sh stopped early"
-"$S/run-boots.sh" "$@" || record fail "boots" "run-boots.sh stopped early"
+if ! grep -qx baseline <<<"$variants"; then
+	stage "host: baseline configured (for the base side of sparse and W=1)" \
+		"$S/build/build-kernel.sh" --configure-only baseline
+	stage "host: module/ compiles against the unpatched tree (no baseline kernel: no link)" \
+		"$S/build/build-guest.sh" --module-only baseline
+fi
+timed "sparse and W=1 on the series" "$S/gates/compile-checks.sh" ||
+	record fail "sparse and W=1" "compile-checks.sh stopped early"
+timed "each patch builds on its own" "$S/gates/bisect-builds.sh" "${full[@]}" ||
+	record fail "bisect builds" "bisect-builds.sh stopped early"
+timed "boots ($(plan_lines "$@" | wc -l))" "$S/boots/run-boots.sh" "$@" ||
+	record fail "boots" "run-boots.sh stopped early"
 summary

@@ -9,12 +9,12 @@ S=$BST_TOP/scripts
 OUT=$BST_OUT/demo
 CPUS=${CPUS:-4}
 
-"$S/deps.sh"
-"$S/fetch-tree.sh"
-"$S/apply-series.sh"
-"$S/build-sparse.sh"
-"$S/build-kernel.sh" series
-"$S/build-guest.sh" series
+"$S/setup/deps.sh"
+"$S/setup/fetch-tree.sh"
+"$S/setup/apply-series.sh"
+"$S/build/build-sparse.sh"
+"$S/build/build-kernel.sh" series
+"$S/build/build-guest.sh" series
 
 cmdline="console=ttyAMA0 panic=-1 bst.run=boot/booted_kernel"
 if [ -f "$BST_TOP/module/Kbuild" ]; then
@@ -22,7 +22,7 @@ if [ -f "$BST_TOP/module/Kbuild" ]; then
 fi
 mkdir -p "$OUT"
 write_expect series "$CPUS" >"$OUT/expect"
-"$S/mkinitramfs.sh" series "$OUT/initramfs.cpio" "$OUT/expect"
+"$S/guest/mkinitramfs.sh" series "$OUT/initramfs.cpio" "$OUT/expect"
 step "booting the series kernel in QEMU virt ($CPUS CPUs)" \
 	boot_guest series "$OUT/initramfs.cpio" "$CPUS" "$OUT" "$cmdline" ||
 	die "the guest did not power off cleanly: see $OUT/console.log"

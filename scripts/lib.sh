@@ -21,13 +21,13 @@ BST_BASE_TAG=${BST_BASE_TAG:-bootstamp-base}
 BST_SERIES_ROOT=$BST_CACHE/series
 BST_SERIES_TREE=$BST_SERIES_ROOT/src/$(basename "$KSRC")
 # Two more worktrees of KSRC: the b4 prep branch (scripts/upstream/) and the
-# per-patch builds (scripts/bisect-builds.sh, same mirrored layout).
+# per-patch builds (scripts/gates/bisect-builds.sh, same mirrored layout).
 BST_B4_TREE=$BST_CACHE/b4/src/$(basename "$KSRC")
 BST_BISECT_ROOT=$BST_CACHE/bisect
 # Benchmark-only trees (scripts/bench/lab/trees), same layout again.
 lab_tree() { echo "$BST_CACHE/lab/$1/src/$(basename "$KSRC")"; }
 BST_GUEST=$BST_CACHE/build/guest	# init and selftest binaries (any variant)
-BST_SPARSE=$BST_CACHE/tools/sparse/bin/sparse	# scripts/build-sparse.sh
+BST_SPARSE=$BST_CACHE/tools/sparse/bin/sparse	# scripts/build/build-sparse.sh
 
 # Debian's python3 (with python3-ply and python3-git for checkpatch's SPDX
 # check) must win over another python3 earlier in PATH, such as pyenv's.
@@ -246,12 +246,16 @@ same_series() {
 
 # --- the test plan -----------------------------------------------------------
 
-# plan_lines [BOOT...]: lines of selftests/plan without comments, only the
-# named boots if any are given. With BOOT_VARIANT=NAME they all boot that
-# kernel variant instead of their own: a kernel no plan line names, such as
-# slowuart-rt (PREEMPT_RT), checked by hand (check_boot_variant first).
+# plan_lines [BOOT...]: lines of the test plan without comments: the boots
+# of selftests/plan (make check), and of selftests/plan-full too with
+# BST_TIER=full (make check-full); only the named boots, from either file,
+# if any are given. With BOOT_VARIANT=NAME they all boot that kernel variant
+# instead of their own: a kernel no plan line names, such as slowuart-rt
+# (PREEMPT_RT), checked by hand (check_boot_variant first).
 plan_lines() {
-	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$BST_TOP/selftests/plan" |
+	local plans=("$BST_TOP/selftests/plan")
+	[ "${BST_TIER:-}" != full ] && [ $# -eq 0 ] || plans+=("$BST_TOP/selftests/plan-full")
+	sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "${plans[@]}" |
 		awk -v only=" $* " -v variant="${BOOT_VARIANT:-}" 'BEGIN { OFS = "\t" }
 			only == "  " || index(only, " " $1 " ") { if (variant != "") $2 = variant; print }'
 }
@@ -263,7 +267,7 @@ check_boot_variant() {
 
 # --- guest -----------------------------------------------------------------
 
-QEMU_TIMEOUT=${QEMU_TIMEOUT:-300}
+QEMU_TIMEOUT=${QEMU_TIMEOUT:-300}	# boot_guest's limit (run-boots.sh sets its own)
 QEMU_EFI=/usr/share/qemu-efi-aarch64/QEMU_EFI.fd	# Debian qemu-efi-aarch64
 
 # qemu_machine SMP: the emulated board, the same for every boot and for

@@ -59,7 +59,7 @@ check_variant() {
 	bench_check_built "$v"
 	grep -q '^CONFIG_BOOTSTAMP=y' "$(variant_bdir "$v")/.config" && have=y
 	[ "$have" = "$want" ] ||
-		die "$(variant_bdir "$v")/.config: CONFIG_BOOTSTAMP should be '$want' for the $v kernel; rebuild it with 'scripts/build-kernel.sh $v'"
+		die "$(variant_bdir "$v")/.config: CONFIG_BOOTSTAMP should be '$want' for the $v kernel; rebuild it with 'scripts/build/build-kernel.sh $v'"
 }
 check_variant "$ON" y
 check_variant "$OFF" n
@@ -74,7 +74,7 @@ info "load average before: $BENCH_LOAD_BEFORE ($(nproc) host CPUs)"
 declare -A INITRD
 for v in "${CONFIGS[@]}"; do
 	write_expect "$v" "$CPUS" >"$OUT/$v.expect"
-	"$BST_TOP/scripts/mkinitramfs.sh" "$v" "$OUT/$v.cpio" "$OUT/$v.expect"
+	"$BST_TOP/scripts/guest/mkinitramfs.sh" "$v" "$OUT/$v.cpio" "$OUT/$v.expect"
 	INITRD[$v]=$OUT/$v.cpio
 	info "$v: $(variant_image "$v") ($(stat -c %s "$(variant_image "$v")") bytes), initramfs $(stat -c %s "$OUT/$v.cpio") bytes"
 done

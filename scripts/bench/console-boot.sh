@@ -116,7 +116,7 @@ for v in "${VARIANTS[@]}"; do
 done
 bench_check_init
 [ -x "$BST_GUEST/tests/console/console_registered_once" ] ||
-	die "no console test program in $BST_GUEST: run 'scripts/build-guest.sh series', then rerun"
+	die "no console test program in $BST_GUEST: run 'scripts/build/build-guest.sh series', then rerun"
 
 bench_start "$OUT" "${VARIANTS[@]}"
 say "console benchmark: ${CONFIGS[*]}; $RUNS boots each, -smp $CPUS, $BAUD baud model"
@@ -125,7 +125,7 @@ for v in "${VARIANTS[@]}"; do
 	# Only the console tests: the kernel unpacks the initramfs while it
 	# boots, so its size is part of what is measured, and it should not
 	# grow with the other test directories (all of tests/ is 12 MB).
-	"$BST_TOP/scripts/mkinitramfs.sh" "$v" "$OUT/$v.cpio" "$OUT/$v.expect" console
+	"$BST_TOP/scripts/guest/mkinitramfs.sh" "$v" "$OUT/$v.cpio" "$OUT/$v.expect" console
 done
 for c in "${CONFIGS[@]}"; do
 	INITRD[$c]=$OUT/${VARIANT[$c]}.cpio

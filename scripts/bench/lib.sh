@@ -12,14 +12,14 @@ bench_check_built() {
 		die "the $v kernel is being built right now ($bdir): wait until that build has finished, then rerun"
 	fi
 	if [ ! -f "$image" ] || [ ! -x "$bdir/usr/gen_init_cpio" ]; then
-		die "the $v kernel is not built ($image missing): run 'scripts/build-kernel.sh $v', then rerun"
+		die "the $v kernel is not built ($image missing): run 'scripts/build/build-kernel.sh $v', then rerun"
 	fi
 }
 
 # bench_check_init: /init must report when it starts.
 bench_check_init() {
 	grep -aq '# bst-init started counter=' "$BST_GUEST/init" 2>/dev/null ||
-		die "$BST_GUEST/init does not print the counter line: run 'scripts/build-guest.sh series', then rerun"
+		die "$BST_GUEST/init does not print the counter line: run 'scripts/build/build-guest.sh series', then rerun"
 }
 
 # bench_image_sums VARIANT...: checksums of the Images, to detect a rebuild
@@ -57,7 +57,7 @@ bench_boot() {
 		die "$v boot in $dir: the guest never printed '# bst-done'; see $dir/console.log and $dir/results.log"
 	ms=$(init_start_ms "$dir/results.log")
 	[ -n "$ms" ] ||
-		die "$v boot in $dir: no '# bst-init started counter=N freq=F' line in results.log; run 'scripts/build-guest.sh series'"
+		die "$v boot in $dir: no '# bst-init started counter=N freq=F' line in results.log; run 'scripts/build/build-guest.sh series'"
 	# printk time (sched_clock, from about time_init()) of the kernel's
 	# "Run /init" line, when the PL011 printed it.
 	pk=$(tr -d '\r' <"$dir/console.log" | sed -n 's/^\[ *\([0-9.]*\)\] Run \/init as init process$/\1/p' | head -1)

@@ -59,13 +59,13 @@ bench_check_built baseline
 bench_check_built series
 bench_check_init
 [ -x "$BST_GUEST/tests/mmc/uhs_fallback" ] ||
-	die "$BST_GUEST/tests/mmc/uhs_fallback missing: run 'scripts/build-guest.sh series', then rerun"
+	die "$BST_GUEST/tests/mmc/uhs_fallback missing: run 'scripts/build/build-guest.sh series', then rerun"
 
 bench_start "$OUT" baseline series
 say "SD UHS-I fallback: ${#CONFIGS[@]} configurations, $RUNS boots each, interleaved"
 for v in baseline series; do
 	write_expect "$v" "$CPUS" >"$OUT/$v.expect"
-	"$BST_TOP/scripts/mkinitramfs.sh" "$v" "$OUT/$v.cpio" "$OUT/$v.expect"
+	"$BST_TOP/scripts/guest/mkinitramfs.sh" "$v" "$OUT/$v.cpio" "$OUT/$v.expect"
 done
 SD_CRC=$(python3 "$BST_TOP/scripts/guest/mksdimg.py" "$OUT/sd.img") || exit
 

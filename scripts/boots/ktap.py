@@ -8,7 +8,7 @@ The guest's /init wraps each program's KTAP output in "# bst-begin T" and
 "# bst-end T exit=N" lines. Every top-level "ok"/"not ok" line becomes one
 row (pass, fail or skip, tab-separated: status, name, detail). A program also
 fails as a whole when it crashed, timed out, ran a different number of cases
-than it planned, or exited non-zero without reporting a failed case.
+than it planned or printed no plan, or exited non-zero without reporting a failed case.
 """
 import re
 import sys
@@ -68,7 +68,9 @@ def rows(progs, boot, tests):
             yield 'skip', name, p['skip'] or 'skipped (exit 4) without a reason'
         elif not end.startswith('exit='):
             yield 'fail', name, f'ended by {end}'
-        elif p['plan'] is not None and p['plan'] != ncases:
+        elif p['plan'] is None:
+            yield 'fail', name, f'no KTAP plan line ({ncases} cases reported)'
+        elif p['plan'] != ncases:
             yield 'fail', name, f'planned {p["plan"]} cases, reported {ncases}'
         elif not ncases:
             yield 'fail', name, f'reported no test case ({end})'

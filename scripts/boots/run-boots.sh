@@ -1,33 +1,43 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# run-boots.sh [NAME...]: run the boots of selftests/plan (all, or the named
-# ones), each in QEMU with its tests, and record one result per test case plus
-# the host-side checks of each boot. Results go to $BST_RESULTS; logs to
+# run-boots.sh [NAME...]: run the boots of the test plan (selftests/plan,
+# and selftests/plan-full with BST_TIER=full; all, or the named ones), each
+# in QEMU with its tests, and record one result per test case plus the
+# harness's own checks of each boot. Results go to $BST_RESULTS; logs to
 # $BST_OUT/check/NAME/.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 : "${BST_RESULTS:=$BST_OUT/check/results.tsv}"
 export BST_RESULTS
+B=$BST_TOP/scripts/boots
 
-# boot_arg KEY ARG...: the value of the first "KEY=value" among ARG.
-boot_arg() {
-	local key=$1
-	shift
-	printf '%s\n' "$@" | sed -n "s/^${key//./\\.}=//p" | head -1
-}
+# Per-program limit inside the guest (/init's bst.timeout) unless the plan
+# line sets one, and what a boot may take besides its programs: the host's
+# limit is their sum, so that the guest's timeout fires first and its
+# blocked-task dump (sysrq-w) reaches the console log.
+GUEST_TIMEOUT=${GUEST_TIMEOUT:-240}
+BOOT_ALLOWANCE=${BOOT_ALLOWANCE:-180}
+
+. "$B/judge.sh"
 
 run_boot() {
 	local name=$1 variant=$2 cpus=$3 tests=$4
 	shift 4
 	local out=$BST_OUT/check/$name rc=0
+	rm -rf "$out/dump"	# no stale files from an earlier run
 	mkdir -p "$out"
 	say "boot $name: $variant kernel, $cpus CPUs, tests: $tests"
 	write_expect "$variant" "$cpus" >"$out/expect"
-	"$BST_TOP/scripts/mkinitramfs.sh" "$variant" "$out/initramfs.cpio" "$out/expect"
+	"$BST_TOP/scripts/guest/mkinitramfs.sh" "$variant" "$out/initramfs.cpio" "$out/expect"
 	# "bst.console=none": no console= at all, the device tree's
-	# stdout-path decides.
-	local console=console=ttyAMA0
-	[[ " $* " == *" bst.console=none "* ]] && console=
+	# stdout-path decides; "bst.console=OPTS": console=OPTS.
+	local console
+	console=$(boot_arg bst.console "$@")
+	case $console in
+	none) console= ;;
+	'')   console=console=ttyAMA0 ;;
+	*)    console=console=$console ;;
+	esac
 	# "bst.dtb=NAME": boot with a device tree of scripts/guest/mkdtb.sh.
 	local qemu_args=() dtb
 	dtb=$(boot_arg bst.dtb "$@")
@@ -37,7 +47,7 @@ run_boot() {
 	fi
 	# "bst.firmware=uefi": boot through UEFI firmware, which also gives the
 	# kernel ACPI tables (used with acpi=force).
-	[[ " $* " == *" bst.firmware=uefi "* ]] && qemu_args+=(-bios "$QEMU_EFI")
+	has_arg bst.firmware=uefi "$@" && qemu_args+=(-bios "$QEMU_EFI")
 	# "bst.sd=uhs" or "bst.sd=sdr50": an SD card (sd_card_args) on a fresh
 	# image, whose CRC-32 the guest gets as bst.sd_crc=.
 	local sd_crc= sd
@@ -47,53 +57,49 @@ run_boot() {
 		# shellcheck disable=SC2207 # words of sd_card_args, paths without blanks
 		qemu_args+=($(sd_card_args "$out/sd.img" "$sd"))
 	fi
+	local per ntests extra=
+	per=$(boot_arg bst.timeout "$@")
+	[ -n "$per" ] || { per=$GUEST_TIMEOUT; extra=" bst.timeout=$per"; }
+	ntests=$(echo "$tests" | tr ',' '\n' | grep -cv '^-$' || true)
 	local t0=$(date +%s.%N)
-	boot_guest "$variant" "$out/initramfs.cpio" "$cpus" "$out" \
-		"$console panic=-1 bst.run=$tests $*${sd_crc:+ bst.sd_crc=$sd_crc}" "${qemu_args[@]}" || rc=$?
+	QEMU_TIMEOUT=$((BOOT_ALLOWANCE + ntests * per)) \
+		boot_guest "$variant" "$out/initramfs.cpio" "$cpus" "$out" \
+		"${console:+$console }panic=-1 bst.run=$tests $*$extra${sd_crc:+ bst.sd_crc=$sd_crc}" \
+		"${qemu_args[@]}" || rc=$?
 	info "QEMU exit $rc after $(printf '%.1f' "$(echo "$(date +%s.%N) - $t0" | bc)") s; logs in ${out#$BST_TOP/}/"
-	# "bst.expect=panic": a test crashes the kernel on purpose; the panic
-	# replaces the end of the plan, and the test's host-check judges the
-	# console instead of console-check.py and the program's own KTAP.
-	local expect_panic=0
-	[[ " $* " == *" bst.expect=panic "* ]] && expect_panic=1
-	if [ "$expect_panic" -eq 1 ]; then
-		if [ "$rc" -eq 0 ] && ! grep -q '^# bst-done' "$out/results.log"; then
-			record pass "$name: guest panicked as planned, before the end of its plan"
-		else
-			record fail "$name: guest panicked as planned, before the end of its plan" \
-				"QEMU exit $rc$(grep -q '^# bst-done' "$out/results.log" && echo ", the plan ran to its end")"
-		fi
-	elif [ "$rc" -eq 0 ] && grep -q '^# bst-done' "$out/results.log"; then
-		record pass "$name: guest ran its plan and powered off"
-	else
-		record fail "$name: guest ran its plan and powered off" \
-			"QEMU exit $rc$([ "$rc" -eq 124 ] && echo " (timeout ${QEMU_TIMEOUT}s)"); see $out/console.log"
+	# "bst.expect=panic" with "bst.panic=NAME": a test crashes the kernel on
+	# purpose with that panic, which replaces the end of the plan; the
+	# console up to the panic must be free of splats, and the test's
+	# host-check (bst.check=DIR) judges the rest instead of its KTAP.
+	local panic=
+	if has_arg bst.expect=panic "$@"; then
+		panic=$(panic_line "$(boot_arg bst.panic "$@")")
 	fi
+	extract_files "$out/results.log" "$out/dump"
+	judge_end "$name" "$rc" "$out" "$panic"
+	judge_init "$name" "$out" "$@"
 	# Any oops, warning or panic on the console fails the boot, but for the
 	# known upstream bugs of selftests/known-splats (recorded as skips).
-	[ "$expect_panic" -eq 1 ] || python3 "$BST_TOP/scripts/console-check.py" "$out/console.log" \
-		"$BST_TOP/selftests/known-splats" "$name" | record_rows
-	extract_files "$out/results.log" "$out/dump"
+	python3 "$B/console-check.py" "$out/console.log" "$BST_TOP/selftests/known-splats" \
+		"$name" ${panic:+--until "$panic"} | record_rows
 	local checks
-	checks=$(host_checks "$out" "$tests" "$(boot_arg bst.check "$@")")
+	checks=$(host_checks "$tests" "$(boot_arg bst.dump "$@")" "$(boot_arg bst.check "$@")")
 	run_host_checks "$out" "$checks"
-	[ "$expect_panic" -eq 1 ] ||
-		python3 "$BST_TOP/scripts/ktap.py" "$out/results.log" "$name" "$tests" | record_rows
-	if [ -s "$out/host.log" ]; then
-		python3 "$BST_TOP/scripts/ktap.py" "$out/host.log" "$name" "$checks" | record_rows
-	fi
+	[ -n "$panic" ] || python3 "$B/ktap.py" "$out/results.log" "$name" "$tests" | record_rows
+	[ -z "$checks" ] || python3 "$B/ktap.py" "$out/host.log" "$name" "$checks" | record_rows
 }
 
-# host_checks OUT TESTS [DIR]: the host-checks a boot gets, comma-separated.
+# host_checks TESTS DUMP CHECK: the host-checks a boot gets, comma-separated.
 # A test directory may ship an executable "host-check": it runs on the host
-# after a boot that dumped files (bst.dump=), or after any boot that names
-# the directory with "bst.check=DIR" (a boot that panics before userspace),
-# with the boot's output directory (console.log, cmdline, results.log, dump/)
-# as its argument, and prints KTAP.
+# after a boot that dumped files (bst.dump=; judge_init fails a boot whose
+# dump did not arrive), for each directory its tests name, and after any
+# boot that names the directory with "bst.check=DIR" (a boot that panics),
+# with the boot's output directory (console.log, cmdline, results.log,
+# dump/) as its argument, and prints KTAP.
 host_checks() {
 	local d
 	{
-		[ -z "$(ls -A "$1/dump" 2>/dev/null)" ] || echo "$2" | tr ',' '\n' | sed -n 's|/.*||p'
+		[ -z "$2" ] || echo "$1" | tr ',' '\n' | sed -n 's|/.*||p'
 		[ -z "$3" ] || echo "$3"
 	} | sort -u | while read -r d; do
 		[ -x "$BST_TOP/selftests/$d/host-check" ] && printf '%s/host-check,' "$d"
@@ -113,10 +119,43 @@ run_host_checks() {
 	done
 }
 
+# Boots run BOOT_JOBS at a time: much of a boot is the guest waiting (for
+# timeouts, the slow UART, the SD card), which leaves host CPUs idle, and no
+# test judges wall time. Each boot records into its own directory; its log
+# and results join the run's in plan order as soon as it and every boot
+# before it are done, so the output reads as if they ran one by one.
+BOOT_JOBS=${BOOT_JOBS:-2}
 check_boot_variant
 mapfile -t boots < <(plan_lines "$@")
-[ ${#boots[@]} -gt 0 ] || die "no boot in selftests/plan matches: $*"
+[ ${#boots[@]} -gt 0 ] || die "no boot in the test plan matches: $*"
+outs=()
+next=0
+report_ready() {
+	while [ "$next" -lt ${#outs[@]} ] && [ -e "${outs[next]}/.done" ]; do
+		cat "${outs[next]}/run.log"
+		cat "${outs[next]}/rows.tsv" >>"$BST_RESULTS"
+		next=$((next + 1))
+	done
+}
 for line in "${boots[@]}"; do
-	# shellcheck disable=SC2086 # fields are whitespace-separated by design
-	run_boot $line
+	name=${line%%[[:space:]]*}
+	out=$BST_OUT/check/$name
+	mkdir -p "$out"
+	rm -f "$out/.done"
+	: >"$out/rows.tsv"
+	outs+=("$out")
+	(
+		# shellcheck disable=SC2030 # this boot's own results
+		export BST_RESULTS=$out/rows.tsv
+		# shellcheck disable=SC2086 # fields are whitespace-separated by design
+		run_boot $line || record fail "$name: the boot could be set up" "see $out/run.log"
+		touch "$out/.done"
+	) >"$out/run.log" 2>&1 &
+	while [ "$(jobs -rp | wc -l)" -ge "$BOOT_JOBS" ]; do
+		wait -n || true
+		report_ready
+	done
+	report_ready
 done
+wait
+report_ready

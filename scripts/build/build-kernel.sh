@@ -1,13 +1,18 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# build-kernel.sh VARIANT: configure and build one kernel variant
+# build-kernel.sh [--configure-only] VARIANT: configure and build one kernel variant
 # (scripts/config/variants) in its own O= directory: allnoconfig, then the
 # variant's fragments, then olddefconfig, then a check that every requested
 # option made it, then Image and modules with ccache. A benchmark variant
 # ("lab:NAME" tree) gets its tree readied first (scripts/bench/lab-tree.sh).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
-variant=${1:?usage: build-kernel.sh VARIANT}
+configure_only=0
+if [ "${1:-}" = --configure-only ]; then
+	configure_only=1
+	shift
+fi
+variant=${1:?usage: build-kernel.sh [--configure-only] VARIANT}
 lab=$(variant_line "$variant" | awk '$2 ~ /^lab:/ { print substr($2, 5) }')
 [ -z "$lab" ] || "$BST_TOP/scripts/bench/lab-tree.sh" "$lab" || exit
 tree=$(variant_tree "$variant")
@@ -22,7 +27,7 @@ configure() {
 	"$tree/scripts/kconfig/merge_config.sh" -m -O "$bdir" "$bdir/.config" "${frags[@]}" >"$bdir/merge_config.log" 2>&1 ||
 		die "merge_config.sh failed: see $bdir/merge_config.log"
 	kmake "$tree" "$bdir" olddefconfig >/dev/null || return
-	"$BST_TOP/scripts/check-config.sh" "$bdir/.config" "$tree" "${frags[@]}"
+	"$BST_TOP/scripts/build/check-config.sh" "$bdir/.config" "$tree" "${frags[@]}"
 }
 
 # Reconfigure only when a fragment changed, so rebuilds stay incremental.
@@ -31,6 +36,7 @@ if [ "$(cat "$bdir/.bootstamp-config" 2>/dev/null)" != "$cfgsum" ] || [ ! -f "$b
 	step "configuring $variant ($(basename -a "${frags[@]}" | tr '\n' ' '))" configure
 	echo "$cfgsum" >"$bdir/.bootstamp-config"
 fi
-step "building $variant kernel in $bdir (cold: 2-8 min on 2 cores, warm: seconds)" \
+[ "$configure_only" -eq 0 ] || exit 0
+step "building $variant kernel in $bdir (cold: 12-15 min on 2 cores, KASAN longer; warm: seconds)" \
 	kmake "$tree" "$bdir" Image modules
 info "$(kmake "$tree" "$bdir" -s kernelrelease) $(du -h "$bdir/arch/arm64/boot/Image" | cut -f1) $(variant_image "$variant")"

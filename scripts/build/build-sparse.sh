@@ -12,7 +12,7 @@
 # package needs sid's glibc, so we build its source package here. Only Debian
 # archives are reachable, hence apt, with a private state: /etc/apt and the
 # host's package lists are left alone.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 sparse=$BST_SPARSE
 prefix=${sparse%/bin/sparse}
@@ -37,7 +37,7 @@ fi
 
 # Only sparse and cgcc are built (HAVE_*=no below), so no -dev library is
 # needed: gcc, make and libc6-dev, which deps.sh installs.
-"$BST_TOP/scripts/deps.sh"
+"$BST_TOP/scripts/setup/deps.sh"
 
 t0=$(date +%s)
 work=$(mktemp -d "${TMPDIR:-/tmp}/bst-sparse.XXXXXX")

@@ -6,7 +6,7 @@
 # On any tree but the whole series (the unpatched base, a commit within the
 # series), options the tree does not define (no Kconfig entry in TREE) are
 # reported and allowed, so every build uses the same fragments.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 dotconfig=$1 tree=$2
 shift 2

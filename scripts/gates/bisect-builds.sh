@@ -1,14 +1,25 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
-# bisect-builds.sh: every patch of the series must build on its own. Checks
-# out each commit of the series worktree's branch in turn in the "bisect"
-# worktree (same layout, so ccache serves what did not change), builds the
-# QEMU config with the series' fragments, and runs sparse and W=1 on the .c
-# files that patch touches (scripts/compile-checks.sh). The last patch is
-# the series build itself, so it is not built twice.
-. "$(dirname "$0")/lib.sh"
+# bisect-builds.sh [--full]: every patch of the series must build on its own.
+# Checks out each commit of the series worktree's branch in turn in the
+# "bisect" worktree (same layout as the series, so ccache serves what did
+# not change) with the QEMU config and the series' fragments, and runs
+# sparse and W=1 on the .c files that patch touches
+# (scripts/gates/compile-checks.sh).
+#
+# make check (no --full) builds the objects each patch changes (.c and .S,
+# with sparse and W=1: one build per patch, by compile-checks.sh) and
+# reconfigures only for a patch that changes a Kconfig file or a Makefile:
+# minutes for the series instead of a kernel build per patch.
+# make check-full (--full) builds and links the whole kernel at each patch,
+# which also catches a header change that breaks a file the patch does not
+# touch, or a link error. The last patch is the series build itself, so it
+# is not built twice.
+. "$(dirname "$0")/../lib.sh"
 
 : "${BST_RESULTS:?bisect-builds.sh records into BST_RESULTS}"
+full=0
+[ "${1:-}" = --full ] && full=1
 tree=$(variant_tree bisect)
 bdir=$(variant_bdir bisect)
 out=$BST_OUT/check/bisect
@@ -18,20 +29,44 @@ n=${#commits[@]}
 [ "$n" -gt 1 ] || { record skip "bisect: each patch builds" "the series has $n patch"; exit 0; }
 ensure_worktree "$tree" || exit
 
+# build_kernel COMMIT: the whole kernel at this commit (checked out).
+build_kernel() {
+	rm -f "$bdir/.bootstamp-config"	# the Kconfig files may differ per patch
+	"$BST_TOP/scripts/build/build-kernel.sh" bisect
+}
+
+# configure COMMIT: configure the bisect tree for this commit; again only
+# when it changes a Kconfig file or a Makefile.
+configure() {
+	if [ -n "$(git -C "$tree" diff-tree --no-commit-id --name-only -r "$1" -- \
+		'*Kconfig*' '*Makefile*' '*Kbuild*')" ]; then
+		rm -f "$bdir/.bootstamp-config"
+	fi
+	"$BST_TOP/scripts/build/build-kernel.sh" --configure-only bisect
+}
+
 for i in $(seq 1 $((n - 1))); do
 	c=${commits[i - 1]}
 	subject=$(git -C "$tree" log -1 --format=%s "$c")
-	name="bisect: patch $i/$n builds on its own ($subject)"
 	git -C "$tree" checkout -q --detach "$c"
-	rm -f "$bdir/.bootstamp-config"	# the Kconfig files may differ per patch
-	if step "building patch $i/$n: $subject" "$BST_TOP/scripts/build-kernel.sh" bisect \
-		>"$out/patch-$i.log" 2>&1; then
-		record pass "$name"
-		"$BST_TOP/scripts/compile-checks.sh" bisect "$c" "patch $i/$n" ||
-			record fail "sparse and W=1: patch $i/$n" "compile-checks.sh stopped early"
+	rc=0
+	if [ "$full" -eq 1 ]; then
+		name="bisect: patch $i/$n builds on its own ($subject)"
+		step "building patch $i/$n: $subject" build_kernel >"$out/patch-$i.log" 2>&1 || rc=$?
 	else
+		# compile-checks.sh builds the objects the patch changes and
+		# records whether they build.
+		name="bisect: patch $i/$n configures ($subject)"
+		say "patch $i/$n: $subject"
+		configure "$c" >"$out/patch-$i.log" 2>&1 || rc=$?
+	fi
+	if [ "$rc" -ne 0 ]; then
 		tail -20 "$out/patch-$i.log" | sed 's/^/    /'
 		record fail "$name" "see $out/patch-$i.log"
+		continue
 	fi
+	[ "$full" -eq 0 ] || record pass "$name"
+	"$BST_TOP/scripts/gates/compile-checks.sh" bisect "$c" "patch $i/$n" ||
+		[ $? -eq 1 ] || record fail "sparse and W=1: patch $i/$n" "compile-checks.sh stopped early"
 done
 info "patch $n/$n is the series build (host: series kernel builds)"

@@ -8,7 +8,7 @@
 #    tree's get_abi.py;
 #  - this repository's reStructuredText builds with Sphinx, warnings fatal;
 #  - make htmldocs for the Documentation/ directories the series touches.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 : "${BST_RESULTS:?docs-checks.sh records into BST_RESULTS}"
 out=$BST_OUT/check/docs
@@ -68,7 +68,11 @@ if [ ${#dirs[@]} -eq 0 ]; then
 	exit 0
 fi
 sphinx_warnings() {
-	kmake "$1" "$out/htmldocs-$2" SPHINXDIRS="${dirs[*]}" htmldocs >"$out/htmldocs-$2.log" 2>&1 || true
+	# Warnings do not fail htmldocs (they are compared below); a failure is
+	# a failed result, not an empty list of warnings.
+	kmake "$1" "$out/htmldocs-$2" SPHINXDIRS="${dirs[*]}" htmldocs >"$out/htmldocs-$2.log" 2>&1 ||
+		record fail "htmldocs SPHINXDIRS=\"${dirs[*]}\": builds on the $2 tree" \
+			"make htmldocs failed: see $out/htmldocs-$2.log" >&2
 	# Without the tree's path (it differs between the trees and may appear
 	# anywhere in a line) and without line numbers.
 	grep -E 'WARNING|ERROR' "$out/htmldocs-$2.log" | sed -E -e "s|$1/||g" -e 's/:[0-9]+/:/g' | sort -u

@@ -4,7 +4,7 @@
 # on every source file of module/, one result per file. It runs on the files,
 # never on a commit range (on a b4 prep branch a range silently checks only
 # the cover commit).
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 : "${BST_RESULTS:?static-checks.sh records into BST_RESULTS}"
 checkpatch=$KSRC/scripts/checkpatch.pl

@@ -6,6 +6,8 @@
 # initramfs to /chosen. Needs fdtput (Debian device-tree-compiler).
 #
 #   stdout-not-pl011   /chosen/stdout-path names fw-cfg, not the PL011
+#   stdout-options     /chosen/stdout-path names the PL011 with options
+#                      (":115200n8"), as board device trees do
 . "$(dirname "$0")/../lib.sh"
 
 name=${1:?usage: mkdtb.sh NAME SMP OUT} smp=${2:?} out=${3:?}
@@ -16,6 +18,9 @@ qemu-system-aarch64 $(qemu_machine "$smp") -machine dumpdtb="$out" \
 case $name in
 stdout-not-pl011)
 	fdtput -t s "$out" /chosen stdout-path /fw-cfg@9020000 ;;
+stdout-options)
+	fdtput -t s "$out" /chosen stdout-path \
+		"$(fdtget -t s "$out" /chosen stdout-path):115200n8" ;;
 *)
 	die "unknown device tree '$name' (see scripts/guest/mkdtb.sh)" ;;
 esac

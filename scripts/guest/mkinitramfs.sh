@@ -6,7 +6,7 @@
 # kernel's own gen_init_cpio (device nodes without root, reproducible).
 # Benchmarks pack only what their boot runs: the kernel unpacks the archive
 # while it boots, so its size is part of what they measure.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 variant=${1:?usage: mkinitramfs.sh VARIANT OUT.cpio EXPECT [TESTDIR...]}
 out=$2 expect=$3
@@ -16,7 +16,7 @@ if [ $# -gt 0 ]; then
 	paths=()
 	for d in "$@"; do
 		[ -d "$BST_GUEST/tests/$d" ] ||
-			die "no test directory '$d' in $BST_GUEST/tests: run 'scripts/build-guest.sh series'"
+			die "no test directory '$d' in $BST_GUEST/tests: run 'scripts/build/build-guest.sh series'"
 		paths+=("tests/$d")
 	done
 fi

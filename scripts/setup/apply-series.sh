@@ -4,7 +4,7 @@
 # from the base tag in a git worktree of KSRC. The base tree itself stays
 # unpatched, so baseline and series can be built and booted side by side.
 # Skips the work when neither the base nor patches/ changed since last time.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 BRANCH=${BST_SERIES_BRANCH:-bootstamp/series}
 

@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-2.0
 # Install the Debian packages in scripts/config/debian-packages that are
 # missing. Idempotent: with everything present it only checks.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 mapfile -t want < <(sed -e 's/#.*//' -e '/^[[:space:]]*$/d' "$BST_TOP/scripts/config/debian-packages")
 missing=()

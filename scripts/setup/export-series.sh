@@ -4,7 +4,7 @@
 # worktree, base tag..HEAD) back to patches/ with git format-patch. This is
 # the one way patches/ changes: edit the commits in the worktree (git rebase
 # -i, git commit --amend), then export, then `make check`.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 cd "$BST_SERIES_TREE" 2>/dev/null || die "no series worktree: run 'make series' first"
 [ -z "$(git status --porcelain -uno)" ] ||

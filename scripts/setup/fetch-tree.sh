@@ -5,7 +5,7 @@
 # into a git repository tagged $BST_BASE_TAG. Nothing in /etc/apt is changed:
 # apt runs on a private sources list and private state directories.
 # With KSRC=/your/tree it only checks that tree and leaves it alone.
-. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/../lib.sh"
 
 PKG=linux-source-7.2
 
