@@ -63,8 +63,17 @@ judge_init() {
 	record_clean "$name: /init reported no error" \
 		"$(grep '^# bst-error' "$log" 2>/dev/null || true)"
 	list=$(boot_arg bst.insmod "$@")
+	# /init reports the modules in the order of the list, one line each.
+	local i=0 reports
+	mapfile -t reports < <(sed -n 's/^# bst-insmod //p' "$log" 2>/dev/null)
 	for m in ${list//,/ }; do
-		status=$(sed -n "s/^# bst-insmod ${m//./\\.} //p" "$log" 2>/dev/null | head -1)
+		status=${reports[i]:-}
+		i=$((i + 1))
+		if [ "${status%% *}" != "$m" ]; then
+			status=
+		else
+			status=${status#* }
+		fi
 		if [ "$status" = ok ]; then
 			record pass "$name: bst.insmod loaded $m"
 		else

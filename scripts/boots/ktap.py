@@ -9,6 +9,14 @@ The guest's /init wraps each program's KTAP output in "# bst-begin T" and
 row (pass, fail or skip, tab-separated: status, name, detail). A program also
 fails as a whole when it crashed, timed out, ran a different number of cases
 than it planned or printed no plan, or exited non-zero without reporting a failed case.
+
+Why not the kernel's tools/testing/kunit/kunit_parser.py, which the mmc
+host-check uses for the kernel's own KUnit output: a kselftest program's
+verdict is its KTAP together with how the process ended (exit code 4 for a
+skip, a timeout, a signal), which /init reports on its "# bst-end" line and
+kunit_parser has no notion of; and kunit_parser is kunit.py's internal
+module, whose interface changes between kernel versions (KSRC= may be any
+tree), where this reads the small subset kselftest.h prints.
 """
 import re
 import sys

@@ -87,6 +87,12 @@ class JudgeInit(unittest.TestCase):
                      results='# bst-insmod a.ko ok\n')
         self.assertEqual(statuses(rows), ['pass', 'pass', 'fail'])
 
+    def test_second_load_of_the_same_module_fails(self):
+        rows = judge('judge_init b "$1" bst.insmod=bootstamp.ko,bootstamp.ko',
+                     results='# bst-insmod bootstamp.ko ok\n'
+                             '# bst-insmod bootstamp.ko File exists\n')
+        self.assertEqual(statuses(rows), ['pass', 'pass', 'fail'])
+
     def test_missing_dump_fails(self):
         rows = judge('judge_init b "$1" bst.dump=/sys/kernel/debug/bootstamp', dump=[])
         self.assertEqual(statuses(rows), ['pass', 'fail'])
