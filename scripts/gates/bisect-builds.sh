@@ -29,7 +29,7 @@ n=${#commits[@]}
 [ "$n" -gt 1 ] || { record skip "bisect: each patch builds" "the series has $n patch"; exit 0; }
 ensure_worktree "$tree" || exit
 
-# build_kernel COMMIT: the whole kernel at this commit (checked out).
+# build_kernel: the whole kernel at the commit checked out.
 build_kernel() {
 	rm -f "$bdir/.bootstamp-config"	# the Kconfig files may differ per patch
 	"$BST_TOP/scripts/build/build-kernel.sh" bisect
