@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # console-boot.sh: does a slow serial console still throttle the boot?
-# Boots seven configurations in QEMU virt, interleaved, every kernel with the
+# Boots twelve configurations in QEMU virt, interleaved, every kernel with the
 # test-only slow-UART model (scripts/bench/lab/slow-uart.patch: a 16-byte
 # FIFO drained at bst.uart_baud, 115200 by default, that stalls only the
 # CPU polling the flag register), a verbose boot (initcall_debug
@@ -21,6 +21,17 @@
 #                      (bst.uart_spin)
 #   g-loglevel1-lines  the same with whole 70-character lines, as the
 #                      unpatched printer thread writes them (bst.uart_spin=70)
+#   h-kthreads         controls: the unpatched tree with patch 6 alone
+#                      (printer threads ready before the PL011 probes, so
+#                      its console goes to its thread at registration)
+#   i-kthreads-nodrain h plus the driver-only change: write_thread() stops
+#                      draining the FIFO after each record unless it changed
+#                      CR (scripts/bench/lab/pl011-drain-only-cr.patch)
+#   j-unpatched-tty1   a, k-series-tty1 b, l-loglevel1-tty1 c, each with
+#                      console=tty1 after console=ttyAMA0, as Raspberry Pi
+#                      OS boots: a VT console beside the serial one (with a
+#                      legacy console enabled, printk flushes the nbcon
+#                      console from the printing context)
 #
 #   [CLOCK=host|icount] RUNS=10 CPUS=4 WARMUP=1 [PRIME=0|1] BAUD=115200 [ONLY="b c"] [CONSOLE_OPTIONS=115200n8]
 #   scripts/bench/console-boot.sh
@@ -63,6 +74,11 @@ d-oneliner		slowuart-oneliner	ignore_loglevel
 e-series-earlycon	slowuart-series		ignore_loglevel earlycon
 f-loglevel1-busy	slowuart-base		loglevel=1 bst.uart_spin
 g-loglevel1-lines	slowuart-base		loglevel=1 bst.uart_spin=70
+h-kthreads		slowuart-kthreads	ignore_loglevel
+i-kthreads-nodrain	slowuart-kthreads-nodrain	ignore_loglevel
+j-unpatched-tty1	slowuart-base		ignore_loglevel console=tty1
+k-series-tty1		slowuart-series		ignore_loglevel console=tty1
+l-loglevel1-tty1	slowuart-base		loglevel=1 console=tty1
 "
 # CONSOLE_OPTIONS=115200n8: console=ttyAMA0,115200n8, the line settings a
 # Raspberry Pi's stdout-path gives ("serial10:115200n8"; QEMU's has none).
@@ -98,7 +114,7 @@ if [ -n "${ONLY:-}" ]; then
 			break
 		done
 	done
-	[ ${#keep[@]} -ge 2 ] || die "ONLY='$ONLY' names no configuration besides c: use letters a-g or full names"
+	[ ${#keep[@]} -ge 2 ] || die "ONLY='$ONLY' names no configuration besides c: use letters a-l or full names"
 	CONFIGS=("${keep[@]}")
 	OUT=$OUT-only		# the full results stay as they are
 fi

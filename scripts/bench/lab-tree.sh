@@ -16,10 +16,18 @@ series) rev=$(git -C "$BST_SERIES_TREE" rev-parse HEAD) ||
 		die "no series worktree: run 'make series' first" ;;
 *)      die "lab tree $name: unknown base '$base'" ;;
 esac
+# A patch of this directory, or one of the series (patches/NAME): a
+# control made of part of the series.
+lab_patch() {
+	case $1 in
+	patches/*) echo "$BST_TOP/$1" ;;
+	*)         echo "$BST_TOP/scripts/bench/lab/$1" ;;
+	esac
+}
 tree=$(lab_tree "$name")
 ensure_worktree "$tree" || exit
 cd "$tree"
-want=$( { echo "$rev"; for p in $patches; do cat "$BST_TOP/scripts/bench/lab/$p"; done; } |
+want=$( { echo "$rev"; for p in $patches; do cat "$(lab_patch "$p")"; done; } |
 	sha256sum | cut -d' ' -f1)
 stamp=$(git rev-parse --git-path bootstamp-lab.stamp)
 if [ "$(cat "$stamp" 2>/dev/null)" = "$want" ] && [ -z "$(git status --porcelain -uno)" ]; then
@@ -29,7 +37,7 @@ fi
 git am --abort >/dev/null 2>&1 || true
 git checkout -q --detach "$rev"
 for p in $patches; do
-	am_patch "$BST_TOP/scripts/bench/lab/$p" "lab tree $name: $p does not apply on $base"
+	am_patch "$(lab_patch "$p")" "lab tree $name: $p does not apply on $base"
 done
 echo "$want" >"$stamp"
 info "lab tree $name: $base + $patches ($tree)"

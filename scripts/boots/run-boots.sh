@@ -48,6 +48,11 @@ run_boot() {
 	# "bst.firmware=uefi": boot through UEFI firmware, which also gives the
 	# kernel ACPI tables (used with acpi=force).
 	has_arg bst.firmware=uefi "$@" && qemu_args+=(-bios "$QEMU_EFI")
+	# "bst.uart_fw=BAUD": the PL011 left at BAUD by "firmware" (uart_fw_args).
+	local uart_fw
+	uart_fw=$(boot_arg bst.uart_fw "$@")
+	# shellcheck disable=SC2207 # words of uart_fw_args, no blanks inside
+	[ -z "$uart_fw" ] || qemu_args+=($(uart_fw_args "$uart_fw"))
 	# "bst.sd=uhs" or "bst.sd=sdr50": an SD card (sd_card_args) on a fresh
 	# image, whose CRC-32 the guest gets as bst.sd_crc=.
 	local sd_crc= sd

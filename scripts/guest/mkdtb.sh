@@ -8,6 +8,10 @@
 #   stdout-not-pl011   /chosen/stdout-path names fw-cfg, not the PL011
 #   stdout-options     /chosen/stdout-path names the PL011 with options
 #                      (":115200n8"), as board device trees do
+#   uart-gated-clock   the PL011's clocks come from a GPIO-gated clock
+#                      ("uart-gate", on the PL061), whose driver probes at
+#                      device_initcall: a gateable clock with no provider
+#                      at console_init, as many SoCs' UART clocks are
 . "$(dirname "$0")/../lib.sh"
 
 name=${1:?usage: mkdtb.sh NAME SMP OUT} smp=${2:?} out=${3:?}
@@ -21,6 +25,19 @@ stdout-not-pl011)
 stdout-options)
 	fdtput -t s "$out" /chosen stdout-path \
 		"$(fdtget -t s "$out" /chosen stdout-path):115200n8" ;;
+uart-gated-clock)
+	uart=$(fdtget -t s "$out" /chosen stdout-path)
+	pclk=$(fdtget -t x "$out" "$uart" clocks | cut -d' ' -f1)
+	gpio=$(fdtget -t x "$out" /pl061@9030000 phandle)
+	gate=0x7b00	# a phandle QEMU does not use (its own count up from 0x8000)
+	fdtput -c "$out" /uart-gate
+	fdtput -t s "$out" /uart-gate compatible gpio-gate-clock
+	fdtput -t s "$out" /uart-gate clock-output-names uart-gate
+	fdtput -t x "$out" /uart-gate '#clock-cells' 0
+	fdtput -t x "$out" /uart-gate clocks "$pclk"
+	fdtput -t x "$out" /uart-gate enable-gpios "$gpio" 5 0
+	fdtput -t x "$out" /uart-gate phandle "$gate"
+	fdtput -t x "$out" "$uart" clocks "$gate" "$gate" ;;
 *)
 	die "unknown device tree '$name' (see scripts/guest/mkdtb.sh)" ;;
 esac

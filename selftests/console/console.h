@@ -130,4 +130,25 @@ static inline int kmsg_for_each(void (*fn)(const char *rec, void *arg), void *ar
 	return kmsg_read_log(&log, fn, arg);
 }
 
+/*
+ * The value of a KEY=VALUE kernel parameter, or NULL: a copy of its own
+ * (strdup()), which the tests keep until they exit.
+ */
+static inline char *console_cmdline_param(const char *key)
+{
+	char line[4096];
+	char *p, *tok;
+	FILE *f = fopen("/proc/cmdline", "r");
+
+	if (!f)
+		return NULL;
+	if (!fgets(line, sizeof(line), f))
+		line[0] = '\0';
+	fclose(f);
+	for (tok = strtok_r(line, " \n", &p); tok; tok = strtok_r(NULL, " \n", &p))
+		if (!strncmp(tok, key, strlen(key)) && tok[strlen(key)] == '=')
+			return strdup(tok + strlen(key) + 1);
+	return NULL;
+}
+
 #endif

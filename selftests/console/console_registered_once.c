@@ -29,6 +29,7 @@ struct scan {
 	unsigned long long enabled_seq;
 	int driver;			/* "Serial: AMBA PL011 UART driver" */
 	unsigned long long driver_seq;
+	int deferred;			/* "test: probe deferred" (test-only fault) */
 	FILE *save;
 };
 
@@ -43,26 +44,10 @@ static void scan_record(const char *rec, void *arg)
 	}
 	if (strstr(text, "Serial: AMBA PL011 UART driver") && !s->driver++)
 		s->driver_seq = kmsg_seq(rec);
+	if (strstr(text, "test: probe deferred"))
+		s->deferred++;
 	if (s->save)
 		fprintf(s->save, "%s\n", rec);
-}
-
-/* The value of a bst.KEY=VALUE kernel parameter, or NULL. */
-static const char *cmdline_param(const char *key)
-{
-	static char line[4096];
-	char *p, *tok;
-	FILE *f = fopen("/proc/cmdline", "r");
-
-	if (!f)
-		return NULL;
-	if (!fgets(line, sizeof(line), f))
-		line[0] = '\0';
-	fclose(f);
-	for (tok = strtok_r(line, " \n", &p); tok; tok = strtok_r(NULL, " \n", &p))
-		if (!strncmp(tok, key, strlen(key)) && tok[strlen(key)] == '=')
-			return tok + strlen(key) + 1;
-	return NULL;
 }
 
 static void check_proc_consoles(void)
@@ -155,10 +140,12 @@ static void save_log(struct scan *s)
 int main(void)
 {
 	struct scan s = { 0 };
-	const char *at = cmdline_param("bst.console_at");
+	const char *at = console_cmdline_param("bst.console_at");
+	const char *defer = console_cmdline_param("amba_pl011.test_defer_probes");
+	int deferrals = defer ? atoi(defer) : 0;
 
 	ksft_print_header();
-	ksft_set_plan(7);
+	ksft_set_plan(7 + !!defer);
 
 	check_proc_consoles();
 	save_log(&s);
@@ -183,5 +170,10 @@ int main(void)
 				      at);
 
 	check_userspace_write();
+	/* The debug kernel's test-only fault (scripts/bench/lab/). */
+	if (defer)
+		ksft_test_result(deferrals > 0 && s.deferred == deferrals,
+				 "the PL011 probe was deferred %d times (amba_pl011.test_defer_probes=%s)\n",
+				 s.deferred, defer);
 	ksft_finished();
 }

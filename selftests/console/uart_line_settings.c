@@ -1,0 +1,116 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * The PL011's line settings once /init runs, read back from its registers
+ * through /dev/mem: the kernel has opened /dev/console by then, which
+ * programs the console's line settings. They must be what the unpatched
+ * driver leaves: the console options, or else the firmware's settings
+ * (38400 8n1 when the firmware did not enable the UART), never the tty
+ * default of 9600. QEMU ignores the divisors, so only the registers show
+ * it.
+ *
+ * The boot gives the expected rate with bst.uart_expect=BAUD; the divisors
+ * are the driver's for it at the rate of the UART's clock, which
+ * bst.uart_clk=NAME names (clk debugfs). That clock must also be prepared
+ * and enabled: the console holds it.
+ */
+#include <inttypes.h>
+#include <stdlib.h>
+#include <sys/mman.h>
+
+#include "kselftest.h"
+#include "console.h"
+
+#define UART011_IBRD		0x24
+#define UART011_FBRD		0x28
+#define UART011_LCRH		0x2c
+#define UART011_CR		0x30
+#define UART01x_LCRH_8N1_FIFO	0x70	/* WLEN_8 | FEN */
+#define UART011_CR_TX_ON	0x101	/* UARTEN | TXE */
+
+/* The start of the PL011's region in /proc/iomem, 0 if none. */
+static unsigned long long pl011_base(void)
+{
+	unsigned long long start = 0, end;
+	char line[256];
+	FILE *f = fopen("/proc/iomem", "r");
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (strstr(line, ".pl011") &&
+		    sscanf(line, " %llx-%llx", &start, &end) == 2)
+			break;
+	fclose(f);
+	return start;
+}
+
+/* A number from clk debugfs: /sys/kernel/debug/clk/CLK/FILE, or -1. */
+static long long clk_value(const char *clk, const char *file)
+{
+	char path[256];
+	long long v = -1;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/sys/kernel/debug/clk/%s/%s", clk, file);
+	f = fopen(path, "r");
+	if (!f)
+		return -1;
+	if (fscanf(f, "%lld", &v) != 1)
+		v = -1;
+	fclose(f);
+	return v;
+}
+
+int main(void)
+{
+	const char *expect = console_cmdline_param("bst.uart_expect");
+	unsigned long baud = expect ? strtoul(expect, NULL, 10) : 0;
+	const char *clk = console_cmdline_param("bst.uart_clk");
+	unsigned long long base = pl011_base();
+	long long rate, prepared, enabled;
+	unsigned int quot, ibrd, fbrd, lcrh, cr;
+	volatile uint32_t *regs;
+	int fd;
+
+	ksft_print_header();
+	ksft_set_plan(5);
+	if (!baud)
+		ksft_exit_fail_msg("no bst.uart_expect=BAUD on the command line\n");
+	if (!clk)
+		clk = "clk24mhz";	/* QEMU virt's apb-pclk */
+	if (!base)
+		ksft_exit_fail_msg("no PL011 region in /proc/iomem\n");
+	rate = clk_value(clk, "clk_rate");
+	prepared = clk_value(clk, "clk_prepare_count");
+	enabled = clk_value(clk, "clk_enable_count");
+	if (rate <= 0)
+		ksft_exit_fail_msg("no rate for clock %s in /sys/kernel/debug/clk\n", clk);
+
+	fd = open("/dev/mem", O_RDONLY | O_SYNC);
+	if (fd < 0)
+		ksft_exit_fail_msg("/dev/mem: %s (CONFIG_DEVMEM)\n", strerror(errno));
+	regs = mmap(NULL, 4096, PROT_READ, MAP_SHARED, fd, base);
+	if (regs == MAP_FAILED)
+		ksft_exit_fail_msg("mmap /dev/mem at %#llx: %s\n", base, strerror(errno));
+	ibrd = regs[UART011_IBRD / 4];
+	fbrd = regs[UART011_FBRD / 4];
+	lcrh = regs[UART011_LCRH / 4];
+	cr = regs[UART011_CR / 4];
+	munmap((void *)regs, 4096);
+	close(fd);
+
+	/* As pl011_set_termios() computes them, without oversampling. */
+	quot = (rate * 4 + baud / 2) / baud;
+	ksft_print_msg("PL011 at %#llx, clock %s %lld Hz: IBRD %u FBRD %u LCR_H %#x CR %#x\n",
+		       base, clk, rate, ibrd, fbrd, lcrh, cr);
+	ksft_test_result(ibrd == quot >> 6 && fbrd == (quot & 63),
+			 "divisors for %lu baud (IBRD %u FBRD %u; got %u %u)\n",
+			 baud, quot >> 6, quot & 63, ibrd, fbrd);
+	ksft_test_result((lcrh & 0xff) == UART01x_LCRH_8N1_FIFO,
+			 "8n1 with FIFOs (LCR_H %#x, got %#x)\n", UART01x_LCRH_8N1_FIFO, lcrh);
+	ksft_test_result((cr & UART011_CR_TX_ON) == UART011_CR_TX_ON,
+			 "UART enabled to send (CR %#x)\n", cr);
+	ksft_test_result(prepared > 0, "clock %s prepared (count %lld)\n", clk, prepared);
+	ksft_test_result(enabled > 0, "clock %s enabled (count %lld)\n", clk, enabled);
+	ksft_finished();
+}
