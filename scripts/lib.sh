@@ -287,14 +287,16 @@ sd_card_args() {
 		"-device sd-card,drive=sdcard,spec_version=3"
 }
 
-# uart_fw_args BAUD: leave QEMU virt's PL011 (0x9000000, 24 MHz clock) as
-# board firmware does before it starts the kernel: divisors for BAUD, 8n1
-# with FIFOs, enabled to send and receive. QEMU's own reset state is a UART
-# that is not enabled (its EDK2 leaves 38400, the tty default). Loader
-# writes at reset, in register order: IBRD, FBRD, then LCR_H, which latches
-# them, then CR.
+# uart_fw_args BAUD|none: leave QEMU virt's PL011 (0x9000000, 24 MHz clock)
+# as board firmware does before it starts the kernel: divisors for BAUD,
+# 8n1 with FIFOs, enabled to send and receive. "none": QEMU's own reset
+# state, a UART no firmware programmed (not enabled, divisors 0), which the
+# series does not register early (its EDK2 leaves 38400, the tty default).
+# Loader writes at reset, in register order: IBRD, FBRD, then LCR_H, which
+# latches them, then CR.
 uart_fw_args() {
-	[[ $1 =~ ^[1-9][0-9]{2,6}$ ]] || die "bst.uart_fw=$1: expected a baud rate"
+	[ "$1" != none ] || return 0
+	[[ $1 =~ ^[1-9][0-9]{2,6}$ ]] || die "bst.uart_fw=$1: expected a baud rate or none"
 	local quot=$(((24000000 * 4 + $1 / 2) / $1)) reg val
 	for reg in 0x24:$((quot >> 6)) 0x28:$((quot & 63)) 0x2c:0x70 0x30:0x301; do
 		val=${reg#*:}
@@ -303,7 +305,8 @@ uart_fw_args() {
 }
 
 # boot_guest VARIANT INITRD SMP OUTDIR CMDLINE [QEMU-ARGS...]: boot QEMU virt
-# once with a hard timeout. The PL011 console goes to OUTDIR/console.log, the
+# once with a hard timeout, the PL011 as firmware left it at $UART_FW baud
+# (uart_fw_args; 115200 unless set, as board firmware leaves a debug UART). The PL011 console goes to OUTDIR/console.log, the
 # results channel (virtio console) to OUTDIR/results.log. Returns QEMU's exit
 # status; 124 means the timeout killed it.
 boot_guest() {
@@ -319,6 +322,7 @@ boot_guest() {
 		-device virtio-serial-device \
 		-chardev file,id=res,path="$out/results.log" \
 		-device virtconsole,chardev=res \
+		$(uart_fw_args "${UART_FW:-115200}") \
 		-kernel "$(variant_image "$variant")" -initrd "$initrd" \
 		-append "$cmdline" "$@" </dev/null >"$out/qemu.log" 2>&1
 }

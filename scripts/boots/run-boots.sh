@@ -48,11 +48,10 @@ run_boot() {
 	# "bst.firmware=uefi": boot through UEFI firmware, which also gives the
 	# kernel ACPI tables (used with acpi=force).
 	has_arg bst.firmware=uefi "$@" && qemu_args+=(-bios "$QEMU_EFI")
-	# "bst.uart_fw=BAUD": the PL011 left at BAUD by "firmware" (uart_fw_args).
+	# "bst.uart_fw=BAUD|none": the PL011 as "firmware" left it (boot_guest;
+	# 115200 without it).
 	local uart_fw
 	uart_fw=$(boot_arg bst.uart_fw "$@")
-	# shellcheck disable=SC2207 # words of uart_fw_args, no blanks inside
-	[ -z "$uart_fw" ] || qemu_args+=($(uart_fw_args "$uart_fw"))
 	# "bst.sd=uhs" or "bst.sd=sdr50": an SD card (sd_card_args) on a fresh
 	# image, whose CRC-32 the guest gets as bst.sd_crc=.
 	local sd_crc= sd
@@ -67,7 +66,7 @@ run_boot() {
 	[ -n "$per" ] || { per=$GUEST_TIMEOUT; extra=" bst.timeout=$per"; }
 	ntests=$(echo "$tests" | tr ',' '\n' | grep -cv '^-$' || true)
 	local t0=$(date +%s.%N)
-	QEMU_TIMEOUT=$((BOOT_ALLOWANCE + ntests * per)) \
+	QEMU_TIMEOUT=$((BOOT_ALLOWANCE + ntests * per)) UART_FW=$uart_fw \
 		boot_guest "$variant" "$out/initramfs.cpio" "$cpus" "$out" \
 		"${console:+$console }panic=-1 bst.run=$tests $*$extra${sd_crc:+ bst.sd_crc=$sd_crc}" \
 		"${qemu_args[@]}" || rc=$?

@@ -39,6 +39,22 @@ static void write_file(const char *path, const char *buf)
 		close(fd);
 }
 
+/*
+ * Write to the tty and wait until it has sent it: init keeps /dev/console
+ * open, so this close is not the last one and would not wait, and the panic
+ * could come while the tty still sends (a tty's data is not the kernel
+ * log: the panic does not flush it).
+ */
+static void write_tty(const char *path, const char *buf)
+{
+	int fd = open(path, O_WRONLY | O_NOCTTY);
+
+	if (fd < 0 || write(fd, buf, strlen(buf)) != (ssize_t)strlen(buf) || tcdrain(fd))
+		printf("# panic_flushes_console: %s: %s\n", path, strerror(errno));
+	if (fd >= 0)
+		close(fd);
+}
+
 int main(void)
 {
 	struct kmsg_log log;
@@ -59,7 +75,7 @@ int main(void)
 	if (fd >= 0)
 		close(fd);
 
-	write_file("/dev/ttyAMA0", MARKER);
+	write_tty("/dev/ttyAMA0", MARKER);
 	printf("# bst-file-begin kmsg\n");
 	kmsg_read_log(&log, print_record, NULL);
 	printf("# bst-file-end kmsg\n");
