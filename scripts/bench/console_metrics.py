@@ -10,7 +10,8 @@ saved by console_registered_once). Prints one tab-separated line:
   tail_ms line_busy_pct
 
 dmesg_bytes is what the log takes as console text ("[ seconds] text" lines),
-console_ok 1 when the guest test found one enabled, preferred ttyAMA console,
+console_ok 1 when the kernel log says a ttyAMA console was enabled (also when
+console=tty1 makes the VT the preferred console, as Raspberry Pi OS boots),
 run_init_ms the printk time of "Run /init as init process", and the last two
 the initcall_debug durations of pl011_fw_console_init and
 of_platform_default_populate_init (where the PL011 probes), "-" if absent.
@@ -32,13 +33,14 @@ def main():
     d = sys.argv[1]
     console_bytes = os.path.getsize(os.path.join(d, 'console.log'))
     dmesg_bytes, run_init, tail, durations, last_initcall = 0, '-', '-', {}, None
-    busy = '-'
+    busy, ok = '-', False
     with open(os.path.join(d, 'dump', 'kmsg'), encoding='utf-8', errors='replace') as f:
         for rec in f:
             head, _, text = rec.rstrip('\n').partition(';')
             usec = int(head.split(',')[2])
             for line in text.split('\\x0a'):
                 dmesg_bytes += len('[%5d.%06d] ' % (usec // 10**6, usec % 10**6)) + len(line) + 1
+            ok = ok or bool(re.search(r'console \[ttyAMA\d+\] enabled', text))
             if text == 'Run /init as init process':
                 run_init = '%.3f' % (usec / 1000)
                 tail = '-' if last_initcall is None else '%.3f' % ((usec - last_initcall) / 1000)
@@ -49,9 +51,6 @@ def main():
             if m:
                 durations[m.group(1)] = m.group(2)
                 last_initcall = usec
-    with open(os.path.join(d, 'results.log'), encoding='utf-8', errors='replace') as f:
-        ok = any(l.startswith('ok ') and 'one ttyAMA console, enabled and preferred' in l
-                 for l in f)
     print('\t'.join(str(x) for x in (
         console_bytes, dmesg_bytes, int(ok), run_init,
         durations.get('pl011_fw_console_init', '-'),

@@ -42,8 +42,9 @@ def main():
             fmt(median(r['populate_us'] for r in rs)),
             fmt(median(r['tail_ms'] for r in rs), '%.1f'),
             fmt(median(r.get('line_busy_pct', '-') for r in rs), '%.1f')))
-    out += ['', '"console works": the guest found one enabled, preferred ttyAMA console '
-            '(selftests/console/console_registered_once). Console bytes include what '
+    out += ['', '"console works": the kernel log says a ttyAMA console was enabled '
+            '(with console=tty1 the VT is the preferred console, as on Raspberry Pi OS). '
+            'Console bytes include what '
             'the kernel prints after the log was saved (power off). The initcall '
             'durations come from initcall_debug; with the series, '
             'pl011_fw_console_init registers the console and the PL011 probe in '
