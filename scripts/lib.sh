@@ -306,9 +306,10 @@ uart_fw_args() {
 
 # boot_guest VARIANT INITRD SMP OUTDIR CMDLINE [QEMU-ARGS...]: boot QEMU virt
 # once with a hard timeout, the PL011 as firmware left it at $UART_FW baud
-# (uart_fw_args; 115200 unless set, as board firmware leaves a debug UART). The PL011 console goes to OUTDIR/console.log, the
-# results channel (virtio console) to OUTDIR/results.log. Returns QEMU's exit
-# status; 124 means the timeout killed it.
+# (uart_fw_args; 115200 unless set, as board firmware leaves a debug UART).
+# The PL011 console goes to OUTDIR/console.log, the results channel (virtio
+# console) to OUTDIR/results.log. Returns QEMU's exit status; 124 means the
+# timeout killed it.
 boot_guest() {
 	local variant=$1 initrd=$2 smp=$3 out=$4 cmdline=$5
 	shift 5

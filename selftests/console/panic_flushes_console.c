@@ -29,27 +29,18 @@ static void print_record(const char *rec, void *arg __attribute__((unused)))
 	printf("%s\n", rec);
 }
 
-static void write_file(const char *path, const char *buf)
-{
-	int fd = open(path, O_WRONLY | O_NOCTTY);
-
-	if (fd < 0 || write(fd, buf, strlen(buf)) != (ssize_t)strlen(buf))
-		printf("# panic_flushes_console: %s: %s\n", path, strerror(errno));
-	if (fd >= 0)
-		close(fd);
-}
-
 /*
- * Write to the tty and wait until it has sent it: init keeps /dev/console
- * open, so this close is not the last one and would not wait, and the panic
- * could come while the tty still sends (a tty's data is not the kernel
- * log: the panic does not flush it).
+ * Write @buf to @path; for a tty (@drain), also wait until it has sent it:
+ * init keeps /dev/console open, so this close is not the last one and
+ * would not wait, and the panic could come while the tty still sends (a
+ * tty's data is not the kernel log: the panic does not flush it).
  */
-static void write_tty(const char *path, const char *buf)
+static void write_file(const char *path, const char *buf, int drain)
 {
 	int fd = open(path, O_WRONLY | O_NOCTTY);
 
-	if (fd < 0 || write(fd, buf, strlen(buf)) != (ssize_t)strlen(buf) || tcdrain(fd))
+	if (fd < 0 || write(fd, buf, strlen(buf)) != (ssize_t)strlen(buf) ||
+	    (drain && tcdrain(fd)))
 		printf("# panic_flushes_console: %s: %s\n", path, strerror(errno));
 	if (fd >= 0)
 		close(fd);
@@ -75,7 +66,7 @@ int main(void)
 	if (fd >= 0)
 		close(fd);
 
-	write_tty("/dev/ttyAMA0", MARKER);
+	write_file("/dev/ttyAMA0", MARKER, 1);
 	printf("# bst-file-begin kmsg\n");
 	kmsg_read_log(&log, print_record, NULL);
 	printf("# bst-file-end kmsg\n");
@@ -89,8 +80,8 @@ int main(void)
 	 */
 	tcdrain(STDOUT_FILENO);
 
-	write_file("/proc/sys/kernel/sysrq", "1\n");
-	write_file("/proc/sysrq-trigger", "c");
+	write_file("/proc/sys/kernel/sysrq", "1\n", 0);
+	write_file("/proc/sysrq-trigger", "c", 0);
 	printf("# panic_flushes_console: still alive after sysrq-c\n");
 	return 1;
 }
