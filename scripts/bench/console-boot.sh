@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # console-boot.sh: does a slow serial console still throttle the boot?
-# Boots twelve configurations in QEMU virt, interleaved, every kernel with the
+# Boots thirteen configurations in QEMU virt, interleaved, every kernel with the
 # test-only slow-UART model (scripts/bench/lab/slow-uart.patch: a 16-byte
 # FIFO drained at bst.uart_baud, 115200 by default, that stalls only the
 # CPU polling the flag register), a verbose boot (initcall_debug
@@ -9,7 +9,8 @@
 #
 #   a-unpatched        the unpatched 7.2.13 tree
 #   b-series           the series (PL011 console from console_initcall,
-#                      printer threads from early_initcall, backlog to them)
+#                      records wait for the printer threads, which start at
+#                      subsys_initcall)
 #   c-loglevel1        the unpatched tree with loglevel=1: no console output,
 #                      the limit
 #   d-oneliner         the seed's console_initcall one-liner alone (negative
@@ -22,8 +23,9 @@
 #   g-loglevel1-lines  the same with whole 70-character lines, as the
 #                      unpatched printer thread writes them (bst.uart_spin=70)
 #   h-kthreads         controls: the unpatched tree with patch 6 alone
-#                      (printer threads ready before the PL011 probes, so
-#                      its console goes to its thread at registration)
+#                      (the console registers at probe, as unpatched, but
+#                      its records wait for the printer threads instead of
+#                      being flushed at registration)
 #   i-kthreads-nodrain h plus the driver-only change: write_thread() stops
 #                      draining the FIFO after each record unless it changed
 #                      CR (scripts/bench/lab/pl011-drain-only-cr.patch)
@@ -31,7 +33,11 @@
 #                      console=tty1 after console=ttyAMA0, as Raspberry Pi
 #                      OS boots: a VT console beside the serial one (with a
 #                      legacy console enabled, printk flushes the nbcon
-#                      console from the printing context)
+#                      console from the printing context once its thread
+#                      runs; before, patch 6 leaves it to the thread)
+#   m-series-sync      b with printk.boot_async=0: every record printed from
+#                      console_init on, synchronously until the printer
+#                      threads start (early visibility, as earlycon)
 #
 #   [CLOCK=host|icount] RUNS=10 CPUS=4 WARMUP=1 [PRIME=0|1] BAUD=115200 [ONLY="b c"] [CONSOLE_OPTIONS=115200n8]
 #   scripts/bench/console-boot.sh
@@ -79,6 +85,7 @@ i-kthreads-nodrain	slowuart-kthreads-nodrain	ignore_loglevel
 j-unpatched-tty1	slowuart-base		ignore_loglevel console=tty1
 k-series-tty1		slowuart-series		ignore_loglevel console=tty1
 l-loglevel1-tty1	slowuart-base		loglevel=1 console=tty1
+m-series-sync		slowuart-series		ignore_loglevel printk.boot_async=0
 "
 # CONSOLE_OPTIONS=115200n8: console=ttyAMA0,115200n8, the line settings a
 # Raspberry Pi's stdout-path gives ("serial10:115200n8"; QEMU's has none).

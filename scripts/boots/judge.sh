@@ -29,12 +29,23 @@ panic_line() {
 	esac
 }
 
-# judge_end NAME RC OUT PANIC: did the guest end as planned? Powered off
-# after its whole plan, or (PANIC set) panicked with exactly that message
-# before the end of its plan.
+# judge_end NAME RC OUT PANIC [HANG]: did the guest end as planned? Powered
+# off after its whole plan, or (PANIC set) panicked with exactly that message
+# before the end of its plan, or (HANG set, seconds) still ran when the host
+# stopped it (timeout's exit status 124), with no panic and no /init plan run.
 judge_end() {
-	local name=$1 rc=$2 out=$3 panic=$4 done=0 first
+	local name=$1 rc=$2 out=$3 panic=$4 hang=${5:-} done=0 first
 	grep -q '^# bst-done' "$out/results.log" 2>/dev/null && done=1
+	if [ -n "$hang" ]; then
+		first=$(grep -o 'Kernel panic - not syncing: .*' "$out/console.log" | head -1 | tr -d '\r' || true)
+		if [ "$rc" -eq 124 ] && [ "$done" -eq 0 ] && [ -z "$first" ]; then
+			record pass "$name: guest hung as planned (stopped after $hang s)"
+		else
+			record fail "$name: guest hung as planned (stopped after $hang s)" \
+				"QEMU exit $rc$([ "$done" -eq 1 ] && echo ", the plan ran to its end")${first:+, panic: '$first'}"
+		fi
+		return
+	fi
 	if [ -z "$panic" ]; then
 		if [ "$rc" -eq 0 ] && [ "$done" -eq 1 ]; then
 			record pass "$name: guest ran its plan and powered off"

@@ -65,8 +65,17 @@ run_boot() {
 	per=$(boot_arg bst.timeout "$@")
 	[ -n "$per" ] || { per=$GUEST_TIMEOUT; extra=" bst.timeout=$per"; }
 	ntests=$(echo "$tests" | tr ',' '\n' | grep -cv '^-$' || true)
+	local limit=$((BOOT_ALLOWANCE + ntests * per))
+	# "bst.expect=hang": a test-only fault hangs the kernel on purpose
+	# (test_early_hang); the host stops it after bst.hang_wait= seconds.
+	local hang=
+	if has_arg bst.expect=hang "$@"; then
+		hang=$(boot_arg bst.hang_wait "$@")
+		[ -n "$hang" ] || die "boot $name: bst.expect=hang needs bst.hang_wait=SECONDS"
+		limit=$hang
+	fi
 	local t0=$(date +%s.%N)
-	QEMU_TIMEOUT=$((BOOT_ALLOWANCE + ntests * per)) UART_FW=$uart_fw \
+	QEMU_TIMEOUT=$limit UART_FW=$uart_fw \
 		boot_guest "$variant" "$out/initramfs.cpio" "$cpus" "$out" \
 		"${console:+$console }panic=-1 bst.run=$tests $*$extra${sd_crc:+ bst.sd_crc=$sd_crc}" \
 		"${qemu_args[@]}" || rc=$?
@@ -80,7 +89,7 @@ run_boot() {
 		panic=$(panic_line "$(boot_arg bst.panic "$@")")
 	fi
 	extract_files "$out/results.log" "$out/dump"
-	judge_end "$name" "$rc" "$out" "$panic"
+	judge_end "$name" "$rc" "$out" "$panic" "$hang"
 	judge_init "$name" "$out" "$@"
 	# Any oops, warning or panic on the console fails the boot, but for the
 	# known upstream bugs of selftests/known-splats (recorded as skips).
@@ -89,7 +98,7 @@ run_boot() {
 	local checks
 	checks=$(host_checks "$tests" "$(boot_arg bst.dump "$@")" "$(boot_arg bst.check "$@")")
 	run_host_checks "$out" "$checks"
-	[ -n "$panic" ] || python3 "$B/ktap.py" "$out/results.log" "$name" "$tests" | record_rows
+	[ -n "$panic$hang" ] || python3 "$B/ktap.py" "$out/results.log" "$name" "$tests" | record_rows
 	[ -z "$checks" ] || python3 "$B/ktap.py" "$out/host.log" "$name" "$checks" | record_rows
 }
 

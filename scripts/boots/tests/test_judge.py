@@ -66,6 +66,19 @@ class JudgeEnd(unittest.TestCase):
                      results='# bst-done\n')
         self.assertEqual(statuses(rows), ['fail'])
 
+    def test_planned_hang(self):
+        rows = judge('judge_end b 124 "$1" "" 20', console='[ 1.0] test_early_hang: hanging\n')
+        self.assertEqual(statuses(rows), ['pass'])
+
+    def test_hang_boot_that_powers_off_fails(self):
+        self.assertEqual(statuses(judge('judge_end b 0 "$1" "" 20', results='# bst-done\n')),
+                         ['fail'])
+
+    def test_hang_boot_that_panics_fails(self):
+        rows = judge('judge_end b 124 "$1" "" 20',
+                     console='[ 1.0] Kernel panic - not syncing: Attempted to kill init!\n')
+        self.assertEqual(statuses(rows), ['fail'])
+
 
 class JudgeInit(unittest.TestCase):
     def test_clean_init(self):

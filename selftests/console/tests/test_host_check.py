@@ -50,7 +50,7 @@ def summary(records, **over):
 def boot_records(n=8, first=0):
     texts = ['Booting Linux on physical CPU 0x0000000000 [0x414fd0b0]',
              'Linux version 7.2.13 (bst@host)',
-             'console [ttyAMA0] enabled',
+             'printk: console [ttyAMA0] enabled',
              'Serial: AMBA PL011 UART driver',
              'Run /init as init process']
     texts += ['boot record %d' % i for i in range(n - len(texts))]
@@ -189,6 +189,22 @@ class DumpBoot(HostCheckCase):
         boot, records = self.good()
         boot.console([console_line(r) for r in records])
         self.assert_fails(boot, 'what userspace wrote to /dev/ttyAMA0')
+
+    def test_earlycon_announcement_may_be_there_twice(self):
+        records = boot_records()
+        boot = Boot(self, DUMP_CMDLINE + ' earlycon')
+        lines = [console_line(r) for r in records]
+        boot.console(lines[:3] + lines[2:] + [MARKER])
+        boot.dump(records, summary(records))
+        self.assert_all_ok(boot)
+
+    def test_announcement_twice_without_earlycon(self):
+        records = boot_records()
+        boot = Boot(self, DUMP_CMDLINE)
+        lines = [console_line(r) for r in records]
+        boot.console(lines[:3] + lines[2:] + [MARKER])
+        boot.dump(records, summary(records))
+        self.assert_fails(boot, 'no record is on the console twice')
 
     def test_same_text_twice_in_one_timestamp_is_not_a_repeat(self):
         records = boot_records(6)
@@ -338,6 +354,74 @@ class BootPanic(HostCheckCase):
         boot = Boot(self, BOOT_PANIC_CMDLINE)
         boot.console(self.console()[:-1])
         self.assert_fails(boot, 'the panic is on the console')
+
+
+HANG_CMDLINE = ('console=ttyAMA0 panic=-1 bst.run=- test_early_hang bst.expect=hang '
+                'bst.hang_wait=20 bst.check=console')
+HANG = 'test_early_hang: hanging in an arch_initcall'
+
+
+class HangBoot(HostCheckCase):
+    """A boot hung on purpose before the printer threads start."""
+
+    def lines(self, extra=()):
+        texts = ['Booting Linux on physical CPU 0x0000000000 [0x414fd0b0]',
+                 'Linux version 7.2.13 (bst@host)'] + list(extra) + [HANG]
+        return [console_line(record(i, t)) for i, t in enumerate(texts)]
+
+    def test_shown(self):
+        boot = Boot(self, HANG_CMDLINE + ' printk.boot_async=0 bst.hang_console=shown')
+        boot.console(self.lines())
+        self.assert_all_ok(boot)
+
+    def test_shown_without_the_hang(self):
+        boot = Boot(self, HANG_CMDLINE + ' printk.boot_async=0 bst.hang_console=shown')
+        boot.console(self.lines()[:-1])
+        self.assert_fails(boot, 'the hang\'s last words are on the console')
+
+    def test_shown_without_the_start(self):
+        boot = Boot(self, HANG_CMDLINE + ' printk.boot_async=0 bst.hang_console=shown')
+        boot.console(self.lines()[1:])
+        self.assert_fails(boot, 'the console starts at the kernel\'s first line')
+
+    def test_earlycon_handover_announced_twice(self):
+        boot = Boot(self, HANG_CMDLINE + ' earlycon bst.hang_console=shown')
+        lines = self.lines(['printk: console [ttyAMA0] enabled'])
+        boot.console(lines[:3] + lines[2:])
+        self.assert_all_ok(boot)
+
+    def test_earlycon_end_announced_twice(self):
+        boot = Boot(self, HANG_CMDLINE + ' earlycon bst.hang_console=shown')
+        lines = self.lines(['printk: legacy bootconsole [pl11] disabled'])
+        boot.console(lines[:3] + lines[2:])
+        self.assert_all_ok(boot)
+
+    def test_other_line_twice(self):
+        boot = Boot(self, HANG_CMDLINE + ' earlycon bst.hang_console=shown')
+        lines = self.lines()
+        boot.console(lines[:2] + lines[1:])
+        self.assert_fails(boot, 'no line on the console twice')
+
+    def test_announcement_twice_without_earlycon(self):
+        boot = Boot(self, HANG_CMDLINE + ' printk.boot_async=0 bst.hang_console=shown')
+        lines = self.lines(['printk: console [ttyAMA0] enabled'])
+        boot.console(lines[:3] + lines[2:])
+        self.assert_fails(boot, 'no line on the console twice')
+
+    def test_held(self):
+        boot = Boot(self, HANG_CMDLINE + ' bst.hang_console=held')
+        boot.console([])
+        self.assert_all_ok(boot)
+
+    def test_held_but_printed(self):
+        boot = Boot(self, HANG_CMDLINE + ' bst.hang_console=held')
+        boot.console(self.lines())
+        self.assert_fails(boot, 'no kernel record reached the console')
+
+    def test_no_expectation(self):
+        boot = Boot(self, HANG_CMDLINE)
+        boot.console(self.lines())
+        self.assert_fails(boot, 'bst.hang_console= says what to expect')
 
 
 class NothingToCheck(HostCheckCase):
