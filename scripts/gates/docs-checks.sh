@@ -73,9 +73,11 @@ sphinx_warnings() {
 	kmake "$1" "$out/htmldocs-$2" SPHINXDIRS="${dirs[*]}" htmldocs >"$out/htmldocs-$2.log" 2>&1 ||
 		record fail "htmldocs SPHINXDIRS=\"${dirs[*]}\": builds on the $2 tree" \
 			"make htmldocs failed: see $out/htmldocs-$2.log" >&2
-	# Without the tree's path (it differs between the trees and may appear
-	# anywhere in a line) and without line numbers.
-	grep -E 'WARNING|ERROR' "$out/htmldocs-$2.log" | sed -E -e "s|$1/||g" -e 's/:[0-9]+/:/g' | sort -u
+	# Without the tree's path and the output directory's (they differ
+	# between the trees and may appear anywhere in a line: the ABI files
+	# are generated into the output directory) and without line numbers.
+	grep -E 'WARNING|ERROR' "$out/htmldocs-$2.log" |
+		sed -E -e "s|$out/htmldocs-$2/||g" -e "s|$1/||g" -e 's/:[0-9]+/:/g' | sort -u
 }
 record_clean "htmldocs SPHINXDIRS=\"${dirs[*]}\": no new warnings" \
 	"$(comm -13 <(sphinx_warnings "$KSRC" base) <(sphinx_warnings "$BST_SERIES_TREE" series))"
