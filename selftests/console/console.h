@@ -131,13 +131,14 @@ static inline int kmsg_for_each(void (*fn)(const char *rec, void *arg), void *ar
 }
 
 /*
- * The value of a KEY=VALUE kernel parameter, or NULL: a copy of its own
- * (strdup()), which the tests keep until they exit.
+ * The value of the first (or, with @last, the last) KEY=VALUE kernel
+ * parameter, or NULL: a copy of its own (strdup()), which the tests keep
+ * until they exit.
  */
-static inline char *console_cmdline_param(const char *key)
+static inline char *console_cmdline_value(const char *key, int last)
 {
 	char line[4096];
-	char *p, *tok;
+	char *p, *tok, *found = NULL;
 	FILE *f = fopen("/proc/cmdline", "r");
 
 	if (!f)
@@ -145,10 +146,19 @@ static inline char *console_cmdline_param(const char *key)
 	if (!fgets(line, sizeof(line), f))
 		line[0] = '\0';
 	fclose(f);
-	for (tok = strtok_r(line, " \n", &p); tok; tok = strtok_r(NULL, " \n", &p))
-		if (!strncmp(tok, key, strlen(key)) && tok[strlen(key)] == '=')
-			return strdup(tok + strlen(key) + 1);
-	return NULL;
+	for (tok = strtok_r(line, " \n", &p); tok; tok = strtok_r(NULL, " \n", &p)) {
+		if (strncmp(tok, key, strlen(key)) || tok[strlen(key)] != '=')
+			continue;
+		found = tok + strlen(key) + 1;
+		if (!last)
+			break;
+	}
+	return found ? strdup(found) : NULL;
+}
+
+static inline char *console_cmdline_param(const char *key)
+{
+	return console_cmdline_value(key, 0);
 }
 
 #endif

@@ -58,17 +58,8 @@ static void scan_record(const char *rec, void *arg)
  */
 static int amba_preferred(void)
 {
-	char line[4096], *p, *tok, *last = NULL;
-	FILE *f = fopen("/proc/cmdline", "r");
+	char *last = console_cmdline_value("console", 1);
 
-	if (!f)
-		return 1;
-	if (!fgets(line, sizeof(line), f))
-		line[0] = '\0';
-	fclose(f);
-	for (tok = strtok_r(line, " \n", &p); tok; tok = strtok_r(NULL, " \n", &p))
-		if (!strncmp(tok, "console=", 8))
-			last = tok + 8;
 	return !last || !strncmp(last, "ttyAMA", 6);
 }
 
