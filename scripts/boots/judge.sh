@@ -36,8 +36,9 @@ panic_line() {
 judge_end() {
 	local name=$1 rc=$2 out=$3 panic=$4 hang=${5:-} done=0 first
 	grep -q '^# bst-done' "$out/results.log" 2>/dev/null && done=1
+	first=$(grep -o 'Kernel panic - not syncing: .*' "$out/console.log" 2>/dev/null |
+		head -1 | tr -d '\r' || true)
 	if [ -n "$hang" ]; then
-		first=$(grep -o 'Kernel panic - not syncing: .*' "$out/console.log" | head -1 | tr -d '\r' || true)
 		if [ "$rc" -eq 124 ] && [ "$done" -eq 0 ] && [ -z "$first" ]; then
 			record pass "$name: guest hung as planned (stopped after $hang s)"
 		else
@@ -55,7 +56,6 @@ judge_end() {
 		fi
 		return
 	fi
-	first=$(grep -o 'Kernel panic - not syncing: .*' "$out/console.log" | head -1 | tr -d '\r' || true)
 	if [ "$rc" -eq 0 ] && [ "$done" -eq 0 ] && [ "$first" = "$panic" ]; then
 		record pass "$name: guest panicked as planned ($panic)"
 	else
