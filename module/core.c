@@ -22,8 +22,9 @@
  * separated fields; "-" means "not recorded".
  *
  * summary (0400)
- *	Keys mode, counter, entry_counter, freq_hz, freq_source,
- *	ns_per_tick, time_base, log, log_initcalls, log_capacity,
+ *	Keys mode, counter, entry_counter, counter_raw_early, before_entry,
+ *	freq_hz, freq_source, ns_per_tick, time_base, log, log_initcalls,
+ *	log_capacity,
  *	log_dropped, live, live_initcalls, live_initcalls_dropped,
  *	live_cpu_sessions, live_cpu_dropped, marks, marks_max,
  *	marks_dropped, bytes_used ("live" is on, no-tracepoints or
@@ -39,10 +40,13 @@
  *
  * cpus (0400)
  *	"# cpu source requested_ns entry_ns start_kernel_ns online_ns
- *	active_ns finished_ns ret" with one "boot" row per CPU from the log,
- *	then one "live" row per bring-up since load (entry_ns is never known
- *	live, nor is start_kernel; the other points come from the nearest
- *	hotplug step, see live.c).
+ *	active_ns finished_ns ret entry_counter" with one "boot" row per CPU
+ *	brought up during boot, from the log, then one "live" row per
+ *	bring-up since load (entry and start_kernel from the kernel's stamps
+ *	of that bring-up, in full mode only; the other points come from the
+ *	nearest hotplug step, see live.c). entry_counter is the register the
+ *	entry stamp read: CNTPCT_EL0 for a CPU entered at EL2, else
+ *	CNTVCT_EL0.
  *
  * trace.json (0400)
  *	Chrome trace-event JSON for Perfetto or chrome://tracing: "X" events
@@ -59,11 +63,15 @@
  *	one trailing newline allowed, else -EINVAL; -ENOSPC after 64 marks.
  *	  echo rootfs-mounted > /sys/kernel/debug/bootstamp/mark
  *
- * Parameter freq_hz overrides CNTFRQ_EL0 when firmware set it wrong.
+ * Parameter freq_hz (decimal, or hex with 0x) overrides the counter rate:
+ * by default the rate the kernel's clocksource uses, from the log, or
+ * CNTFRQ_EL0 without one.
  */
 #include "internal.h"
 
+#include <linux/ctype.h>
 #include <linux/debugfs.h>
+#include <linux/efi.h>
 #include <linux/gcd.h>
 #include <linux/kallsyms.h>
 #include <linux/moduleparam.h>
@@ -75,14 +83,32 @@ u64 bs_load_stamp;
 static unsigned int bs_freq_param;
 static struct dentry *bs_dir;
 
+/*
+ * Decimal, or hexadecimal after "0x": a leading 0 is not octal here, and
+ * neither a sign nor a second "0x" (which kstrtouint() would take) passes.
+ */
+static int bs_parse_freq(const char *val, unsigned int *f)
+{
+	unsigned int base = 10;
+
+	if (!strncmp(val, "0x", 2)) {
+		base = 16;
+		val += 2;
+	}
+	if (base == 16 ? !isxdigit(*val) || !strncasecmp(val, "0x", 2) :
+			 !isdigit(*val))
+		return -EINVAL;
+	return kstrtouint(val, base, f);
+}
+
 static int bs_freq_set(const char *val, const struct kernel_param *kp)
 {
 	unsigned int f;
 	int ret;
 
-	ret = kstrtouint(val, 0, &f);
+	ret = bs_parse_freq(val, &f);
 	if (ret || !f) {
-		pr_err("freq_hz=%s is invalid: give the counter frequency in Hz, or omit it to use CNTFRQ_EL0\n",
+		pr_err("freq_hz=%s is invalid: give the counter frequency in Hz (decimal or 0x hex), or omit it to use the kernel's\n",
 		       val);
 		return -EINVAL;
 	}
@@ -96,7 +122,7 @@ static const struct kernel_param_ops bs_freq_ops = {
 };
 
 module_param_cb(freq_hz, &bs_freq_ops, &bs_freq_param, 0444);
-MODULE_PARM_DESC(freq_hz, "Counter frequency in Hz (reads 0 when not given: CNTFRQ_EL0 is used)");
+MODULE_PARM_DESC(freq_hz, "Counter frequency in Hz, decimal or 0x hex (reads 0 when not given: the kernel's rate, or CNTFRQ_EL0 without its log)");
 
 const char *const bs_milestone_names[BS_NR_MILESTONES] = {
 	[BS_KERNEL_ENTRY]	= "kernel_entry",
@@ -146,6 +172,31 @@ const char *bs_level_name(u8 level)
 	if (level < ARRAY_SIZE(bs_level_names))
 		return bs_level_names[level];
 	return "unknown";
+}
+
+/**
+ * bs_entry_counter_name() - the counter an entry stamp was read from
+ * @physical: read at EL2, from the physical count
+ *
+ * Return: "CNTPCT_EL0" or "CNTVCT_EL0".
+ */
+const char *bs_entry_counter_name(bool physical)
+{
+	return physical ? "CNTPCT_EL0" : "CNTVCT_EL0";
+}
+
+/**
+ * bs_before_entry() - what ran between counter zero and kernel entry
+ *
+ * On an EFI boot the EFI stub (and with EFI_ZBOOT the decompressor) runs
+ * before the kernel's own entry point: it is not firmware time.
+ *
+ * Return: a comma-separated list without spaces.
+ */
+const char *bs_before_entry(void)
+{
+	return efi_enabled(EFI_BOOT) ? "firmware,bootloader,efi_stub" :
+				       "firmware,bootloader";
 }
 
 /**
@@ -291,11 +342,30 @@ const struct file_operations bs_table_fops = {
 
 static int __init bs_clock_init(void)
 {
-	char buf[KSYM_NAME_LEN];
-	u32 f, g;
+	const char *reg;
+	u32 f, log_f, g;
+	bool raw_early;
 
-	bs_clock.from_param = bs_freq_param;
-	f = bs_freq_param ? bs_freq_param : arch_timer_get_cntfrq();
+	/*
+	 * The kernel's log names its counter and the rate its clocksource
+	 * uses (a DT clock-frequency overrides CNTFRQ_EL0). Without it: with
+	 * a hypervisor mode Linux cleared CNTVOFF_EL2, so CNTVCT_EL0 counts
+	 * like CNTPCT_EL0 whichever the arch timer reads.
+	 */
+	reg = bs_log_counter(&log_f, &raw_early);
+	bs_clock.reg = reg ?: "CNTVCT_EL0";
+	bs_clock.raw_early = raw_early;
+
+	if (bs_freq_param) {
+		f = bs_freq_param;
+		bs_clock.freq_source = "freq_hz";
+	} else if (log_f) {
+		f = log_f;
+		bs_clock.freq_source = "kernel";
+	} else {
+		f = arch_timer_get_cntfrq();
+		bs_clock.freq_source = "CNTFRQ_EL0";
+	}
 	if (!f) {
 		pr_err("CNTFRQ_EL0 is 0: load with freq_hz=<counter frequency in Hz>\n");
 		return -EINVAL;
@@ -304,15 +374,6 @@ static int __init bs_clock_init(void)
 	bs_clock.freq_hz = f;
 	bs_clock.mult = NSEC_PER_SEC / g;
 	bs_clock.div = f / g;
-
-	/* Name the register the kernel's counter accessor reads. */
-	snprintf(buf, sizeof(buf), "%ps", arch_timer_read_counter);
-	if (strstr(buf, "cntvct"))
-		bs_clock.reg = "CNTVCT_EL0";
-	else if (strstr(buf, "cntpct"))
-		bs_clock.reg = "CNTPCT_EL0";
-	else
-		bs_clock.reg = "unknown";
 	return 0;
 }
 
@@ -338,13 +399,13 @@ static int __init bootstamp_init(void)
 
 	bs_load_stamp = bs_read_counter();
 
-	ret = bs_clock_init();
-	if (ret)
-		return ret;
-
 	ret = bs_log_init();
 	if (ret)
 		return ret;
+
+	ret = bs_clock_init();
+	if (ret)
+		goto err_log;
 
 	ret = bs_live_init();
 	if (ret)

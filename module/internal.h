@@ -76,6 +76,7 @@ struct bs_cpu {
 	u64		t[BS_CPU_NR_POINTS];
 	unsigned int	cpu;
 	int		ret;		/* live only: failing step's return */
+	bool		entry_physical;	/* entry read CNTPCT_EL0 (EL2) */
 };
 
 /* Counter to nanoseconds: ns = cyc * mult / div, with gcd-reduced factors. */
@@ -83,8 +84,9 @@ struct bs_clock {
 	u32		freq_hz;
 	u32		mult;
 	u32		div;
-	bool		from_param;
-	const char	*reg;		/* "CNTVCT_EL0", "CNTPCT_EL0" or "unknown" */
+	const char	*freq_source;	/* "freq_hz", "kernel" or "CNTFRQ_EL0" */
+	const char	*reg;		/* "CNTVCT_EL0" or "CNTPCT_EL0" */
+	bool		raw_early;	/* early stamps skipped an erratum workaround */
 };
 
 extern struct bs_clock bs_clock;
@@ -117,6 +119,8 @@ void bs_log_exit(void);
 bool bs_log_present(void);
 bool bs_log_complete(void);
 bool bs_log_entry_physical(void);
+const char *bs_log_counter(u32 *freq_hz, bool *raw_early);
+bool bs_log_cpu_latest(unsigned int cpu, struct bs_cpu *c);
 u64 bs_log_milestone(unsigned int ms);
 unsigned int bs_log_nr_initcalls(void);
 unsigned int bs_log_max_initcalls(void);
@@ -171,6 +175,8 @@ extern const struct bs_table bs_bootgraph_table;
 extern const char *const bs_milestone_names[BS_NR_MILESTONES];
 extern const char *const bs_cpu_point_names[BS_CPU_NR_POINTS];
 const char *bs_level_name(u8 level);
+const char *bs_entry_counter_name(bool physical);
+const char *bs_before_entry(void);
 void bs_seq_ns(struct seq_file *m, u64 cyc);
 void bs_seq_sym(struct seq_file *m, const struct bs_initcall *ic);
 

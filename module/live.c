@@ -5,10 +5,15 @@
  * Module initcalls and CPU bring-up are taken from the initcall_start,
  * initcall_finish, cpuhp_enter and cpuhp_exit tracepoints. They are not
  * exported to modules, so they are found by name with
- * for_each_kernel_tracepoint(). The probes run with preemption disabled,
- * some of them with interrupts off on a CPU that is not online yet: they
- * only claim slots in fixed arrays with atomics and write counter values.
- * Readers see a record once its state is published with release semantics.
+ * for_each_kernel_tracepoint(). Tracepoints fire on online CPUs only, and
+ * call their probes under SRCU, so probes may be preempted and run on
+ * several CPUs at once: they only claim slots in fixed arrays with atomics
+ * and write counter values. Readers see a record once its state is
+ * published with release semantics.
+ *
+ * The start stamp is taken after every other probe of initcall_start and
+ * the finish stamp before every other probe of initcall_finish, so that
+ * initcall_debug's printk is not part of a duration.
  *
  * A module's init function is known before it runs: the module notifier
  * (MODULE_STATE_COMING) claims a record with the symbol and module name
@@ -21,8 +26,10 @@
 #include <linux/cpuhotplug.h>
 #include <linux/cpumask.h>
 #include <linux/kernel.h>
+#include <linux/limits.h>
 #include <linux/notifier.h>
 #include <linux/sched.h>
+#include <linux/slab.h>
 #include <linux/smp.h>
 #include <linux/string.h>
 #include <linux/tracepoint.h>
@@ -50,7 +57,9 @@ struct bs_live_initcall {
 struct bs_live_cpu {
 	u64		t[BS_CPU_NR_POINTS];
 	unsigned int	cpu;
+	int		target;		/* hotplug state the bring-up goes to */
 	int		ret;
+	bool		entry_physical;
 };
 
 static struct bs_live_initcall bs_ic[BS_MAX_LIVE_INITCALLS];
@@ -60,8 +69,18 @@ static atomic_t bs_ic_dropped = ATOMIC_INIT(0);
 static struct bs_live_cpu bs_cpu[BS_MAX_LIVE_CPU];
 static atomic_t bs_cpu_next = ATOMIC_INIT(0);
 static atomic_t bs_cpu_dropped = ATOMIC_INIT(0);
-/* Bring-up session in progress per CPU: index + 1, 0 if none. */
-static int bs_cpu_cur[NR_CPUS];
+
+/*
+ * Per CPU: the bring-up session in progress (index + 1, 0 if none), and the
+ * target + 1 of a bring-up that found no free slot (counted once, 0 if
+ * none). nr_cpu_ids entries.
+ */
+struct bs_cpu_state {
+	int	cur;
+	int	dropped_target;
+};
+
+static struct bs_cpu_state *bs_cpu_state;
 
 /* ---- module initcalls ------------------------------------------------ */
 
@@ -69,7 +88,6 @@ static void bs_probe_initcall_start(void *data, initcall_t fn)
 {
 	unsigned int i, n = min_t(unsigned int, atomic_read(&bs_ic_next),
 				  BS_MAX_LIVE_INITCALLS);
-	u64 now = bs_read_counter();
 
 	for (i = 0; i < n; i++) {
 		struct bs_live_initcall *r = &bs_ic[i];
@@ -80,9 +98,10 @@ static void bs_probe_initcall_start(void *data, initcall_t fn)
 		if (atomic_cmpxchg(&r->state, BS_REC_PENDING, BS_REC_RUNNING) !=
 		    BS_REC_PENDING)
 			continue;
-		r->start = now;
 		r->pid = task_pid_nr(current);
 		r->cpu = raw_smp_processor_id();
+		/* Last, so that the slot search is not part of the duration. */
+		r->start = bs_read_counter();
 		return;
 	}
 }
@@ -173,7 +192,7 @@ static struct notifier_block bs_module_nb = {
 
 static struct bs_live_cpu *bs_cpu_session(unsigned int cpu)
 {
-	int i = READ_ONCE(bs_cpu_cur[cpu]);
+	int i = READ_ONCE(bs_cpu_state[cpu].cur);
 
 	return i ? &bs_cpu[i - 1] : NULL;
 }
@@ -184,27 +203,53 @@ static void bs_cpu_stamp(struct bs_live_cpu *s, unsigned int point, u64 now)
 		WRITE_ONCE(s->t[point], now);
 }
 
+/* The bring-up in progress on @cpu is over, finished or not. */
+static void bs_cpu_session_end(unsigned int cpu)
+{
+	WRITE_ONCE(bs_cpu_state[cpu].cur, 0);
+	WRITE_ONCE(bs_cpu_state[cpu].dropped_target, 0);
+}
+
 /*
  * Live sessions fill the same points as the boot log, from the nearest
  * hotplug step:
  *   requested     first bring-up step on the control CPU
- *   online        first step of the new CPU's hotplug thread
+ *   entry,        the kernel's stamps of the CPU's latest bring-up
+ *   start_kernel, (CONFIG_BOOTSTAMP), copied when the bring-up finishes;
+ *   online        without them, online is the first step of the new
+ *                 CPU's hotplug thread, which comes later
  *   active        CPUHP_AP_ACTIVE (sched_cpu_activate) returned
  *   finished      CPUHP_BRINGUP_CPU returned on the control CPU
- * entry and start_kernel stay 0: tracepoints do not fire on a CPU that is
- * not online yet, so head.S and the STARTING steps are not observable.
+ * A session ends when the bring-up finishes or fails, when a teardown step
+ * runs, or when a new request with another target state starts (a
+ * bring-up stopped below CPUHP_BRINGUP_CPU through hotplug/target).
  */
 static void bs_probe_cpuhp_enter(void *data, unsigned int cpu, int target,
 				 int idx, int (*fun)(unsigned int))
 {
 	u64 now = bs_read_counter();
 	struct bs_live_cpu *s;
-	int i;
+	int i, dropped;
 
-	if (cpu >= nr_cpu_ids || idx > target)
-		return;		/* teardown */
+	if (cpu >= nr_cpu_ids)
+		return;
 
 	s = bs_cpu_session(cpu);
+	dropped = READ_ONCE(bs_cpu_state[cpu].dropped_target);
+
+	/* Teardown, or a request with another target: that bring-up is over. */
+	if (idx > target || (s && s->target != target) ||
+	    (dropped && dropped - 1 != target)) {
+		if (s || dropped)
+			bs_cpu_session_end(cpu);
+		if (idx > target)
+			return;
+		s = NULL;
+		dropped = 0;
+	}
+	if (dropped)
+		return;		/* a step of a bring-up that found no slot */
+
 	if (!s) {
 		/* Also called for new states on online CPUs: not a bring-up. */
 		if (cpu_online(cpu))
@@ -213,19 +258,39 @@ static void bs_probe_cpuhp_enter(void *data, unsigned int cpu, int target,
 		if (i >= BS_MAX_LIVE_CPU) {
 			atomic_dec(&bs_cpu_next);
 			atomic_inc(&bs_cpu_dropped);
+			WRITE_ONCE(bs_cpu_state[cpu].dropped_target, target + 1);
 			return;
 		}
 		s = &bs_cpu[i];
 		s->cpu = cpu;
+		s->target = target;
 		s->ret = 0;
 		/* Pairs with bs_live_cpu(): cpu and ret are set before. */
 		smp_store_release(&s->t[BS_CPU_REQUESTED], now);
-		WRITE_ONCE(bs_cpu_cur[cpu], i + 1);
+		WRITE_ONCE(bs_cpu_state[cpu].cur, i + 1);
 		return;
 	}
 
 	if (raw_smp_processor_id() == cpu && idx > CPUHP_AP_ONLINE_IDLE)
 		bs_cpu_stamp(s, BS_CPU_ONLINE, now);
+}
+
+/* Take the kernel's entry stamps if they belong to this bring-up. */
+static void bs_cpu_take_entry(struct bs_live_cpu *s)
+{
+	struct bs_cpu l;
+
+	if (!bs_log_cpu_latest(s->cpu, &l) ||
+	    l.t[BS_CPU_ENTRY] < s->t[BS_CPU_REQUESTED])
+		return;
+	WRITE_ONCE(s->entry_physical, l.entry_physical);
+	WRITE_ONCE(s->t[BS_CPU_ENTRY], l.t[BS_CPU_ENTRY]);
+	if (l.t[BS_CPU_START_KERNEL] >= l.t[BS_CPU_ENTRY])
+		WRITE_ONCE(s->t[BS_CPU_START_KERNEL],
+			   l.t[BS_CPU_START_KERNEL]);
+	/* Set by the CPU itself: exact, where the hotplug step is later. */
+	if (l.t[BS_CPU_ONLINE] >= l.t[BS_CPU_ENTRY])
+		WRITE_ONCE(s->t[BS_CPU_ONLINE], l.t[BS_CPU_ONLINE]);
 }
 
 static void bs_probe_cpuhp_exit(void *data, unsigned int cpu, int state,
@@ -237,18 +302,25 @@ static void bs_probe_cpuhp_exit(void *data, unsigned int cpu, int state,
 	if (cpu >= nr_cpu_ids)
 		return;
 	s = bs_cpu_session(cpu);
-	if (!s)
+	if (!s) {
+		/* A bring-up that found no slot ends like a recorded one. */
+		if (READ_ONCE(bs_cpu_state[cpu].dropped_target) &&
+		    (ret || idx == CPUHP_BRINGUP_CPU))
+			bs_cpu_session_end(cpu);
 		return;
+	}
 	if (ret) {
-		s->ret = ret;
-		WRITE_ONCE(bs_cpu_cur[cpu], 0);
+		WRITE_ONCE(s->ret, ret);
+		bs_cpu_session_end(cpu);
 		return;
 	}
 	if (idx == CPUHP_AP_ACTIVE) {
 		bs_cpu_stamp(s, BS_CPU_ACTIVE, now);
 	} else if (idx == CPUHP_BRINGUP_CPU) {
+		/* The CPU's writes came before it let bringup_cpu() return. */
+		bs_cpu_take_entry(s);
 		bs_cpu_stamp(s, BS_CPU_FINISHED, now);
-		WRITE_ONCE(bs_cpu_cur[cpu], 0);
+		bs_cpu_session_end(cpu);
 	}
 }
 
@@ -257,15 +329,16 @@ static void bs_probe_cpuhp_exit(void *data, unsigned int cpu, int state,
 struct bs_tp {
 	const char		*name;
 	void			*probe;
+	int			prio;
 	struct tracepoint	*tp;
 	bool			registered;
 };
 
 static struct bs_tp bs_tps[] = {
-	{ "initcall_start",	bs_probe_initcall_start },
-	{ "initcall_finish",	bs_probe_initcall_finish },
-	{ "cpuhp_enter",	bs_probe_cpuhp_enter },
-	{ "cpuhp_exit",		bs_probe_cpuhp_exit },
+	{ "initcall_start",	bs_probe_initcall_start,	INT_MIN },
+	{ "initcall_finish",	bs_probe_initcall_finish,	INT_MAX },
+	{ "cpuhp_enter",	bs_probe_cpuhp_enter,	TRACEPOINT_DEFAULT_PRIO },
+	{ "cpuhp_exit",		bs_probe_cpuhp_exit,	TRACEPOINT_DEFAULT_PRIO },
 };
 
 static bool bs_tp_ok;
@@ -324,13 +397,18 @@ int bs_live_init(void)
 		}
 	}
 
+	bs_cpu_state = kcalloc(nr_cpu_ids, sizeof(*bs_cpu_state), GFP_KERNEL);
+	if (!bs_cpu_state)
+		return -ENOMEM;
+
 	ret = register_module_notifier(&bs_module_nb);
 	if (ret)
-		return ret;
+		goto err_free;
 
 	for (i = 0; i < ARRAY_SIZE(bs_tps); i++) {
-		ret = tracepoint_probe_register(bs_tps[i].tp, bs_tps[i].probe,
-						NULL);
+		ret = tracepoint_probe_register_prio(bs_tps[i].tp,
+						     bs_tps[i].probe, NULL,
+						     bs_tps[i].prio);
 		if (ret)
 			goto err_unregister;
 		bs_tps[i].registered = true;
@@ -342,6 +420,9 @@ err_unregister:
 	pr_err("cannot attach to tracepoint %s: %d\n", bs_tps[i].name, ret);
 	bs_unregister_all();
 	unregister_module_notifier(&bs_module_nb);
+err_free:
+	kfree(bs_cpu_state);
+	bs_cpu_state = NULL;
 	return ret;
 }
 
@@ -355,6 +436,7 @@ void bs_live_exit(void)
 	bs_tp_ok = false;
 	bs_unregister_all();
 	unregister_module_notifier(&bs_module_nb);
+	kfree(bs_cpu_state);
 }
 
 /**
@@ -461,6 +543,7 @@ bool bs_live_cpu(unsigned int i, struct bs_cpu *c)
 		c->t[p] = READ_ONCE(bs_cpu[i].t[p]);
 	c->cpu = bs_cpu[i].cpu;
 	c->ret = READ_ONCE(bs_cpu[i].ret);
+	c->entry_physical = READ_ONCE(bs_cpu[i].entry_physical);
 	return true;
 }
 

@@ -55,6 +55,9 @@ BS_SAME(BS_CPU_FINISHED, BOOTSTAMP_CPU_FINISHED);
 BS_SAME(BS_CPU_NR_POINTS, BOOTSTAMP_CPU_NR_POINTS);
 BS_SAME(0, BOOTSTAMP_INITCALL_EARLY);
 
+/* bootstamp_get_log() is exported in this namespace. */
+MODULE_IMPORT_NS("BOOTSTAMP");
+
 /**
  * bs_log_init() - look up the kernel's boot log
  *
@@ -66,8 +69,11 @@ int bs_log_init(void)
 	const struct bootstamp_log *(*get)(void);
 
 	get = symbol_get(bootstamp_get_log);
-	if (!get)
+	if (!get) {
+		/* Built for a CONFIG_BOOTSTAMP kernel, yet no log: say why. */
+		pr_warn("bootstamp_get_log() not found (CONFIG_TRIM_UNUSED_KSYMS?): live-only mode\n");
 		return 0;
+	}
 	bs_log = get();
 	if (!bs_log)
 		symbol_put(bootstamp_get_log);
@@ -102,17 +108,61 @@ bool bs_log_present(void)
  */
 bool bs_log_complete(void)
 {
-	return bs_log && READ_ONCE(bs_log->complete);
+	/* Pairs with the kernel's release: the boot part is then final. */
+	return bs_log && smp_load_acquire(&bs_log->complete);
 }
 
 /**
- * bs_log_entry_physical() - which counter the entry stamps read
+ * bs_log_entry_physical() - which counter the kernel entry stamp read
  *
  * Return: true for CNTPCT_EL0 (entered at EL2), false for CNTVCT_EL0.
  */
 bool bs_log_entry_physical(void)
 {
 	return bs_log && bs_log->entry_physical;
+}
+
+/**
+ * bs_log_counter() - the counter the kernel's stamps read, as it says
+ * @freq_hz: set to the rate the kernel's clocksource uses, 0 if unknown
+ * @raw_early: set if stamps before time_init() skipped an erratum workaround
+ *
+ * Return: the counter's name, NULL without a log or before time_init().
+ */
+const char *bs_log_counter(u32 *freq_hz, bool *raw_early)
+{
+	*freq_hz = 0;
+	*raw_early = false;
+	if (!bs_log || !READ_ONCE(bs_log->counter))
+		return NULL;
+	*freq_hz = bs_log->freq_hz;
+	*raw_early = bs_log->counter_flags & BOOTSTAMP_COUNTER_RAW_EARLY;
+	return bs_log->counter;
+}
+
+/**
+ * bs_log_cpu_latest() - entry stamps of a CPU's latest bring-up
+ * @cpu: CPU number
+ * @c: its entry, start_kernel and online points and entry_physical are
+ *	filled in
+ *
+ * The kernel rewrites these at each bring-up of @cpu, on @cpu, before it
+ * goes online: call it once the bring-up finished.
+ *
+ * Return: false without a log.
+ */
+bool bs_log_cpu_latest(unsigned int cpu, struct bs_cpu *c)
+{
+	const struct bootstamp_cpu *l;
+
+	if (!bs_log || !bs_log->cpus_latest || cpu >= nr_cpu_ids)
+		return false;
+	l = &bs_log->cpus_latest[cpu];
+	c->t[BS_CPU_ENTRY] = READ_ONCE(l->t[BOOTSTAMP_CPU_ENTRY]);
+	c->t[BS_CPU_START_KERNEL] = READ_ONCE(l->t[BOOTSTAMP_CPU_START_KERNEL]);
+	c->t[BS_CPU_ONLINE] = READ_ONCE(l->t[BOOTSTAMP_CPU_ONLINE]);
+	c->entry_physical = READ_ONCE(l->flags) & BOOTSTAMP_CPU_ENTRY_PHYSICAL;
+	return true;
 }
 
 /**
@@ -186,13 +236,13 @@ bool bs_log_initcall(unsigned int i, struct bs_initcall *ic)
 		return false;
 	r = &bs_log->initcalls[i];
 	/* console_init() runs these from start_kernel(), in the idle task. */
-	console = r->flags & BOOTSTAMP_INITCALL_CONSOLE;
+	console = r->level == BOOTSTAMP_INITCALL_CONSOLE;
 	*ic = (struct bs_initcall) {
-		.start	= r->start,
-		.end	= r->end,
-		.fn	= r->fn,
+		.start	= READ_ONCE(r->start),
+		.end	= READ_ONCE(r->end),
+		.fn	= READ_ONCE(r->fn),
 		.mod	= "vmlinux",
-		.ret	= r->ret,
+		.ret	= READ_ONCE(r->ret),
 		.pid	= console ? 0 : 1,
 		.cpu	= r->cpu,
 		.level	= console ? BS_LEVEL_CONSOLE : r->level,
@@ -205,19 +255,26 @@ bool bs_log_initcall(unsigned int i, struct bs_initcall *ic)
  * @i: CPU number, below bs_log_nr_cpus()
  * @c: filled in
  *
- * Return: false if @i is out of range.
+ * Return: false if @i is out of range or was not brought up during boot.
  */
 bool bs_log_cpu(unsigned int i, struct bs_cpu *c)
 {
 	unsigned int p;
 
+	bool seen = false;
+
 	if (i >= bs_log_nr_cpus())
 		return false;
-	for (p = 0; p < BS_CPU_NR_POINTS; p++)
+	for (p = 0; p < BS_CPU_NR_POINTS; p++) {
 		c->t[p] = READ_ONCE(bs_log->cpus[i].t[p]);
+		seen |= c->t[p];
+	}
 	c->cpu = i;
 	c->ret = 0;
-	return true;
+	c->entry_physical = READ_ONCE(bs_log->cpus[i].flags) &
+			    BOOTSTAMP_CPU_ENTRY_PHYSICAL;
+	/* A CPU not brought up during boot has no boot row. */
+	return seen;
 }
 
 /**
@@ -231,7 +288,7 @@ size_t bs_log_bytes(void)
 		return 0;
 	return sizeof(*bs_log) +
 	       (size_t)bs_log->max_initcalls * sizeof(*bs_log->initcalls) +
-	       (size_t)bs_log_nr_cpus() * sizeof(*bs_log->cpus);
+	       (size_t)bs_log_nr_cpus() * 2 * sizeof(*bs_log->cpus);
 }
 
 #else /* no boot log in this kernel */
@@ -253,6 +310,18 @@ bool bs_log_complete(void)
 }
 
 bool bs_log_entry_physical(void)
+{
+	return false;
+}
+
+const char *bs_log_counter(u32 *freq_hz, bool *raw_early)
+{
+	*freq_hz = 0;
+	*raw_early = false;
+	return NULL;
+}
+
+bool bs_log_cpu_latest(unsigned int cpu, struct bs_cpu *c)
 {
 	return false;
 }

@@ -55,7 +55,7 @@ static ssize_t bs_mark_write(struct file *file, const char __user *ubuf,
 
 	mutex_lock(&bs_marks_lock);
 	if (bs_marks_nr >= BS_MAX_MARKS) {
-		bs_marks_lost++;
+		WRITE_ONCE(bs_marks_lost, bs_marks_lost + 1);
 		mutex_unlock(&bs_marks_lock);
 		return -ENOSPC;
 	}

@@ -28,10 +28,13 @@ static void bs_summary_keys(struct seq_file *m)
 	bs_seq_key(m, "mode", full ? "full" : "live-only");
 	bs_seq_key(m, "counter", bs_clock.reg);
 	bs_seq_key(m, "entry_counter", !full ? "-" :
-		   bs_log_entry_physical() ? "CNTPCT_EL0" : "CNTVCT_EL0");
+		   bs_entry_counter_name(bs_log_entry_physical()));
+	/* Stamps before time_init() read the counter without its workaround. */
+	bs_seq_key(m, "counter_raw_early", !full ? "-" :
+		   bs_clock.raw_early ? "yes" : "no");
+	bs_seq_key(m, "before_entry", full ? bs_before_entry() : "-");
 	bs_seq_key_u(m, "freq_hz", bs_clock.freq_hz);
-	bs_seq_key(m, "freq_source",
-		   bs_clock.from_param ? "freq_hz" : "CNTFRQ_EL0");
+	bs_seq_key(m, "freq_source", bs_clock.freq_source);
 	seq_printf(m, "# ns_per_tick: %u/%u\n", bs_clock.mult, bs_clock.div);
 	bs_seq_key(m, "time_base", bs_time_base_name());
 	bs_seq_key(m, "log", log);
@@ -142,9 +145,12 @@ static void bs_initcall_row(struct seq_file *m, const struct bs_initcall *ic)
 	bs_seq_sym(m, ic);
 	seq_printf(m, " %s ", ic->mod);
 	bs_seq_ns(m, ic->start);
-	seq_printf(m, " %llu %d %u %d\n",
-		   ic->end > ic->start ? bs_cyc_to_ns(ic->end - ic->start) : 0,
-		   ic->ret, ic->cpu, ic->pid);
+	/* No end yet: still running (the kernel log is still recording). */
+	if (ic->end >= ic->start && ic->end)
+		seq_printf(m, " %llu", bs_cyc_to_ns(ic->end - ic->start));
+	else
+		seq_puts(m, " -");
+	seq_printf(m, " %d %u %d\n", ic->ret, ic->cpu, ic->pid);
 }
 
 static void bs_initcalls_log(struct seq_file *m, unsigned int idx)
@@ -184,7 +190,7 @@ static void bs_cpus_header(struct seq_file *m, unsigned int idx)
 	seq_puts(m, "# cpu source");
 	for (p = 0; p < BS_CPU_NR_POINTS; p++)
 		seq_printf(m, " %s_ns", bs_cpu_point_names[p]);
-	seq_puts(m, " ret\n");
+	seq_puts(m, " ret entry_counter\n");
 }
 
 static void bs_cpu_row(struct seq_file *m, const struct bs_cpu *c,
@@ -197,7 +203,8 @@ static void bs_cpu_row(struct seq_file *m, const struct bs_cpu *c,
 		seq_putc(m, ' ');
 		bs_seq_ns(m, c->t[p]);
 	}
-	seq_printf(m, " %d\n", c->ret);
+	seq_printf(m, " %d %s\n", c->ret, !c->t[BS_CPU_ENTRY] ? "-" :
+		   bs_entry_counter_name(c->entry_physical));
 }
 
 static void bs_cpus_log(struct seq_file *m, unsigned int idx)

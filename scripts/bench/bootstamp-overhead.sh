@@ -1,11 +1,16 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # bootstamp-overhead.sh: what the boot-stamp recorder (CONFIG_BOOTSTAMP)
-# costs at boot. Boots the "series" kernel (recorder on) and the
-# "nobootstamp" kernel (same series, recorder compiled out) in QEMU virt,
-# interleaved (on, off, on, off, ...), and compares the time from counter
-# zero (QEMU machine start; there is no firmware) to /init's first
-# instruction, which /init reports as "# bst-init started counter=N freq=F".
+# costs at boot, and what boot-time tracing of the same tracepoints costs
+# instead. Boots, in QEMU virt, interleaved in rotating order:
+#   series       the series kernel, recorder on
+#   nobootstamp  the same series with the recorder compiled out
+#   tracing      the nobootstamp kernel with boot-time tracing of the events
+#                the recorder uses (initcall and cpuhp enter/exit) on the
+#                arm64-counter trace clock (patch 5)
+# and compares the time from counter zero (QEMU machine start; there is no
+# firmware) to /init's first instruction, which /init reports as
+# "# bst-init started counter=N freq=F".
 #
 #   [CLOCK=host|icount] RUNS=11 CPUS=4 scripts/bench/bootstamp-overhead.sh
 #
@@ -25,7 +30,11 @@ CPUS=${CPUS:-4}
 WARMUP=${WARMUP:-1}
 ON=series
 OFF=nobootstamp
-CONFIGS=("$ON" "$OFF")
+TR=tracing
+CONFIGS=("$ON" "$OFF" "$TR")
+# The kernel each configuration boots, and what it adds to the command line.
+declare -A KERNEL=([$ON]=$ON [$OFF]=$OFF [$TR]=$OFF)
+declare -A EXTRA=([$ON]="" [$OFF]="" [$TR]=" trace_clock=arm64-counter trace_event=initcall:initcall_start,initcall:initcall_finish,cpuhp:cpuhp_enter,cpuhp:cpuhp_exit")
 # CLOCK=host: guest time follows the host (what a person waits for, but
 # host load moves it by several percent between runs). CLOCK=icount: guest
 # time counts executed instructions (-icount shift=0: 1 ns each), the same
@@ -67,21 +76,22 @@ bench_check_init
 
 # --- setup ---------------------------------------------------------------------
 
-bench_start "$OUT" "${CONFIGS[@]}"
-say "bootstamp overhead: $ON (on) vs $OFF (off), $RUNS boots each, -smp $CPUS, ${QEMU_ARGS[*]}"
+bench_start "$OUT" "$ON" "$OFF"
+say "bootstamp overhead: $ON (on) vs $OFF (off) vs $TR (boot-time tracing), $RUNS boots each, -smp $CPUS, ${QEMU_ARGS[*]}"
 info "load average before: $BENCH_LOAD_BEFORE ($(nproc) host CPUs)"
 
 declare -A INITRD
-for v in "${CONFIGS[@]}"; do
+for v in "$ON" "$OFF"; do
 	write_expect "$v" "$CPUS" >"$OUT/$v.expect"
 	"$BST_TOP/scripts/guest/mkinitramfs.sh" "$v" "$OUT/$v.cpio" "$OUT/$v.expect"
 	INITRD[$v]=$OUT/$v.cpio
 	info "$v: $(variant_image "$v") ($(stat -c %s "$(variant_image "$v")") bytes), initramfs $(stat -c %s "$OUT/$v.cpio") bytes"
 done
 
-# boot VARIANT DIR: one measured boot (bench_boot) with this benchmark's setup.
+# boot CONFIG DIR: one measured boot (bench_boot) with this benchmark's setup.
 boot() {
-	bench_boot "$1" "${INITRD[$1]}" "$CPUS" "$2" "$CMDLINE" "${QEMU_ARGS[@]}"
+	local k=${KERNEL[$1]}
+	bench_boot "$k" "${INITRD[$k]}" "$CPUS" "$2" "$CMDLINE${EXTRA[$1]}" "${QEMU_ARGS[@]}"
 }
 
 # --- the runs --------------------------------------------------------------------
@@ -108,10 +118,10 @@ measure() {
 	printf '    [%2d/%d] %-12s run %2d: /init at %8s ms  (printk %s ms, QEMU %s s, load %s)\n' \
 		"$3" "$4" "$v" "$i" "$ms" "$pk" "$wall" "$load1"
 }
-# Two kernels, so bench_order's rotation is ABBA: on, off, off, on, ...
+# bench_order rotates: on, off, tracing; off, tracing, on; ...
 bench_rounds "$RUNS" "$WARMUP" measure "${CONFIGS[@]}"
 
-bench_finish "${CONFIGS[@]}"
+bench_finish "$ON" "$OFF"
 info "load average after: $BENCH_LOAD_AFTER; wall time ${BENCH_WALL}s"
 
 # --- results ---------------------------------------------------------------------
@@ -125,9 +135,10 @@ meta=(
 	--meta "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
 	--meta "host=$(nproc) CPUs, $(qemu-system-aarch64 --version | head -1)"
 	--meta "guest=QEMU virt, cortex-a76, -smp $CPUS, -m 512, \`${QEMU_ARGS[*]}\`, kernel command line \`$CMDLINE\`"
-	--meta "boots=$RUNS per kernel, interleaved ABBA ($ON, $OFF, $OFF, $ON, ...); $WARMUP warm-up boot(s) per kernel not counted$(bench_prime_note kernel)"
+	--meta "boots=$RUNS per configuration, interleaved in rotating order ($ON, $OFF, $TR; $OFF, $TR, $ON; ...); $WARMUP warm-up boot(s) per configuration not counted$(bench_prime_note kernel)"
 	--meta "$ON=recorder on: $(bench_kinfo "$ON"), initramfs $(stat -c %s "$OUT/$ON.cpio") bytes"
 	--meta "$OFF=recorder compiled out: $(bench_kinfo "$OFF"), initramfs $(stat -c %s "$OUT/$OFF.cpio") bytes"
+	--meta "$TR=the $OFF kernel, command line +\`${EXTRA[$TR]# }\`"
 	--meta "load average=before $BENCH_LOAD_BEFORE, after $BENCH_LOAD_AFTER"
 	--meta "wall time=${BENCH_WALL} s"
 	--meta "reproduce=\`CLOCK=$CLOCK RUNS=$RUNS CPUS=$CPUS WARMUP=$WARMUP PRIME=$BENCH_PRIME scripts/bench/bootstamp-overhead.sh\`"

@@ -48,6 +48,9 @@ run_boot() {
 	# "bst.firmware=uefi": boot through UEFI firmware, which also gives the
 	# kernel ACPI tables (used with acpi=force).
 	has_arg bst.firmware=uefi "$@" && qemu_args+=(-bios "$QEMU_EFI")
+	# "bst.el=2": the CPUs start at EL2 (QEMU's virtualization=on), as on
+	# boards whose firmware leaves them there; EL1 without it.
+	has_arg bst.el=2 "$@" && qemu_args+=(-machine virtualization=on)
 	# "bst.uart_fw=BAUD|none": the PL011 as "firmware" left it (boot_guest;
 	# 115200 without it).
 	local uart_fw

@@ -12,6 +12,14 @@
 #                      ("uart-gate", on the PL061), whose driver probes at
 #                      device_initcall: a gateable clock with no provider
 #                      at console_init, as many SoCs' UART clocks are
+#   timer-quirks       the arch timer node has clock-frequency = 50 MHz
+#                      (QEMU's counter runs at CNTFRQ_EL0 = 62.5 MHz: the
+#                      kernel believes the DT) and hisilicon,erratum-161010101
+#                      (the kernel then reads the counter through that
+#                      erratum's workaround: two reads less than 32 ticks
+#                      apart), as some board DTs have. Not fsl,erratum-a008585:
+#                      its workaround waits for two equal reads, which QEMU's
+#                      counter never gives (it warns after 200 tries)
 . "$(dirname "$0")/../lib.sh"
 
 name=${1:?usage: mkdtb.sh NAME SMP OUT} smp=${2:?} out=${3:?}
@@ -38,6 +46,9 @@ uart-gated-clock)
 	fdtput -t x "$out" /uart-gate enable-gpios "$gpio" 5 0
 	fdtput -t x "$out" /uart-gate phandle "$gate"
 	fdtput -t x "$out" "$uart" clocks "$gate" "$gate" ;;
+timer-quirks)
+	fdtput -t u "$out" /timer clock-frequency 50000000
+	fdtput "$out" /timer hisilicon,erratum-161010101 ;;
 *)
 	die "unknown device tree '$name' (see scripts/guest/mkdtb.sh)" ;;
 esac

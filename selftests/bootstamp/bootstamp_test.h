@@ -203,6 +203,55 @@ static inline bool bst_user_counter(const char *summary)
 }
 
 /*
+ * The first kernel log message containing @needle, as a malloc'ed string
+ * without the /dev/kmsg prefix and newline; NULL if there is none. Reads
+ * the whole log; a gap (EPIPE: overwritten records) fails the test, since
+ * the message may have been lost.
+ */
+static inline char *bst_kmsg_find(const char *needle)
+{
+	char rec[8192], *msg, *found = NULL;
+	ssize_t n;
+	int fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0)
+		ksft_exit_fail_msg("open /dev/kmsg: %s\n", strerror(errno));
+	while (!found) {
+		n = read(fd, rec, sizeof(rec) - 1);
+		if (n < 0 && errno == EPIPE)
+			ksft_exit_fail_msg("the kernel log lost records before \"%s\" could be looked for: boot with a larger log_buf_len\n",
+					   needle);
+		if (n <= 0)
+			break;
+		rec[n] = '\0';
+		msg = strchr(rec, ';');
+		if (!msg || !strstr(msg + 1, needle))
+			continue;
+		msg[strcspn(msg, "\n")] = '\0';
+		found = strdup(msg + 1);
+	}
+	close(fd);
+	return found;
+}
+
+/*
+ * The exception level the kernel says every CPU started at ("CPU: All
+ * CPU(s) started at EL%d", smp_cpus_done()): 1 or 2, and a failure if the
+ * kernel printed neither (mixed levels, or the line was lost).
+ */
+static inline int bst_boot_el(void)
+{
+	char *line = bst_kmsg_find("CPU: All CPU(s) started at EL");
+	int el = line ? atoi(strstr(line, " at EL") + 6) : 0;
+
+	if (el != 1 && el != 2)
+		ksft_exit_fail_msg("the kernel log says no \"CPU: All CPU(s) started at EL1/EL2\"%s%s\n",
+				   line ? ": " : "", line ? line : "");
+	free(line);
+	return el;
+}
+
+/*
  * Rows of a text file: every line that is neither "# key: value" nor the
  * "#" column header, split on whitespace. Fields point into a private copy.
  */

@@ -2,11 +2,20 @@
 /*
  * Does every CPU bring-up after load get one "live" row in "cpus", with its
  * points in order? Takes cpu1..cpuN-1 offline and online again CYCLES times
- * in turn through sysfs. core.c: live rows carry requested, online, active
- * and finished (entry and start_kernel are never known live), ret 0 on
- * success. Every kernel of the harness has tracepoints (Kconfig.fragment:
- * CONFIG_FTRACE) and CPU hotplug (qemu-virt.config), so live mode off or no
- * cpu1/online is a failure here, not a reason to skip.
+ * in turn through sysfs (with maxcpus= a CPU still offline is just brought
+ * up). core.c: live rows carry requested, online, active and finished, ret 0
+ * on success, and in full mode the kernel's entry and start_kernel stamps of
+ * that bring-up ("-" live-only). "boot" rows are exactly the CPUs that were
+ * online when the test started (nothing else takes CPUs up or down here).
+ *
+ * Then a bring-up stopped part way: cpu1 offline, its hotplug/target set to
+ * a state below CPUHP_BRINGUP_CPU (it stops there), then online. That is
+ * two requests: a partial row (no finished) and a complete one requested
+ * after it; a stale session would have merged them into one row.
+ *
+ * Every kernel of the harness has tracepoints (Kconfig.fragment:
+ * CONFIG_FTRACE), CPU hotplug and hotplug/target (qemu-virt.config), so
+ * live mode off or a missing sysfs file is a failure here, not a skip.
  */
 #include "bootstamp_test.h"
 
@@ -19,19 +28,81 @@
  */
 #define CYCLES		20
 #define LIVE_CPU_MAX	64	/* BS_MAX_LIVE_CPU, module/internal.h */
+#define CPU_SYS		"/sys/devices/system/cpu"
+
+static int write_str(const char *path, const char *val)
+{
+	int fd, ret = 0;
+
+	fd = open(path, O_WRONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, val, strlen(val)) != (ssize_t)strlen(val))
+		ret = -errno;
+	close(fd);
+	return ret;
+}
 
 static int set_online(int cpu, int on)
 {
 	char path[96];
-	int fd, ret = 0;
 
-	snprintf(path, sizeof(path), "/sys/devices/system/cpu/cpu%d/online", cpu);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, on ? "1" : "0", 1) != 1)
-		ret = -errno;
-	close(fd);
+	snprintf(path, sizeof(path), CPU_SYS "/cpu%d/online", cpu);
+	return write_str(path, on ? "1" : "0");
+}
+
+/* Is @cpu in the list of /sys/devices/system/cpu/online ("0-1,3")? */
+static bool in_cpu_list(const char *list, int cpu)
+{
+	const char *p = list;
+	char *end;
+	long a, b;
+
+	while (p && *p && *p != '\n') {
+		a = b = strtol(p, &end, 10);
+		if (*end == '-')
+			b = strtol(end + 1, &end, 10);
+		if (cpu >= a && cpu <= b)
+			return true;
+		p = *end == ',' ? end + 1 : NULL;
+	}
+	return false;
+}
+
+/*
+ * Stop cpu1's bring-up below CPUHP_BRINGUP_CPU, then finish it. The target
+ * is the highest named state below "cpu:bringup" that the kernel accepts
+ * (it refuses states that cannot be stopped in). Returns 0 or -errno;
+ * *state gets the target.
+ */
+static int partial_bringup(int *state)
+{
+	char *states = bst_slurp(CPU_SYS "/hotplug/states"), *line, *save, val[16];
+	int nums[512], n = 0, bringup = -1, i, ret = -ENOENT;
+
+	if (!states)
+		ksft_exit_fail_msg(CPU_SYS "/hotplug/states: %s\n", strerror(errno));
+	for (line = strtok_r(states, "\n", &save); line && n < 512;
+	     line = strtok_r(NULL, "\n", &save)) {
+		nums[n] = atoi(line);
+		if (strstr(line, ": cpu:bringup"))
+			bringup = n;
+		n++;
+	}
+	free(states);
+	if (bringup < 1)
+		ksft_exit_fail_msg("no state below cpu:bringup in " CPU_SYS "/hotplug/states\n");
+	ret = set_online(1, 0);
+	for (i = bringup - 1; !ret && i > 0; i--) {
+		snprintf(val, sizeof(val), "%d", nums[i]);
+		ret = write_str(CPU_SYS "/cpu1/hotplug/target", val);
+		*state = nums[i];
+		if (ret != -EINVAL)
+			break;
+		ret = 0;
+	}
+	if (!ret)
+		ret = set_online(1, 1);
 	return ret;
 }
 
@@ -53,9 +124,10 @@ int main(void)
 	int done = 0, err = 0, err_cpu = -1, expected[CYCLES];
 	int i, first, nlive = 0, nlive0 = 0;
 	int bad_cpu = -1, bad_points = -1, bad_unknown = -1, bad_order = -1;
-	int bad_overlap = -1;
+	int bad_overlap = -1, bad_boot = -1, nboot = 0, want_boot = 0, c_fin0, state = -1;
 	struct bst_table before, after;
-	char *summary, *cpus_txt;
+	char *summary, *cpus_txt, *online0;
+	bool full;
 	const char *live;
 	double t0;
 	long cpus;
@@ -76,22 +148,39 @@ int main(void)
 				   live ? live : "(missing)");
 	sessions0 = bst_key_num(summary, "live_cpu_sessions");
 	dropped0 = bst_key_num(summary, "live_cpu_dropped");
+	full = bst_full_mode(summary);
 	free(summary);
 	if (sessions0 < 0 || dropped0 < 0)
 		ksft_exit_fail_msg("summary lacks live_cpu_sessions or live_cpu_dropped\n");
 	/* The module was loaded for this boot and nothing else takes CPUs down. */
-	if (sessions0 + CYCLES > LIVE_CPU_MAX)
+	if (sessions0 + CYCLES + 2 > LIVE_CPU_MAX)
 		ksft_exit_fail_msg("only %lld of the %d live CPU slots left (%lld sessions before this test)\n",
 				   LIVE_CPU_MAX - sessions0, LIVE_CPU_MAX, sessions0);
+	online0 = bst_slurp(CPU_SYS "/online");
+	if (!online0)
+		ksft_exit_fail_msg(CPU_SYS "/online: %s\n", strerror(errno));
 
 	cpus_txt = bst_read("cpus");
 	bst_parse(cpus_txt, &before);
 	free(cpus_txt);
 	c_src = bst_col(&before, "source");
-	for (i = 0; i < before.nrows; i++)
-		nlive0 += !strcmp(before.rows[i].f[c_src], "live");
+	c_cpu = bst_col(&before, "cpu");
+	for (i = 0; i < before.nrows; i++) {
+		if (!strcmp(before.rows[i].f[c_src], "live")) {
+			nlive0++;
+			continue;
+		}
+		nboot++;
+		if (bad_boot < 0 && !in_cpu_list(online0, atoi(before.rows[i].f[c_cpu])))
+			bad_boot = i;
+	}
+	for (i = 0; i < cpus; i++)
+		want_boot += in_cpu_list(online0, i);
 
-	ksft_set_plan(9);
+	ksft_set_plan(12);
+	ksft_test_result(!full || (nboot == want_boot && bad_boot < 0),
+			 "%sboot rows for the %d CPUs online at boot (%s)\n",
+			 full ? "" : "live-only, no ", want_boot, strtok(online0, "\n"));
 
 	t0 = bst_now();
 	for (i = 0; i < CYCLES; i++) {
@@ -149,9 +238,13 @@ int main(void)
 		if (bad_points < 0 && (req < 0 || onl < 0 || act < 0 || fin < 0 ||
 				       bst_num(r, c_ret) != 0))
 			bad_points = i;
-		if (bad_unknown < 0 && (strcmp(r->f[c_entry], "-") || strcmp(r->f[c_sk], "-")))
+		long long ent = bst_num(r, c_entry), sk = bst_num(r, c_sk);
+
+		if (bad_unknown < 0 && (full ? ent < 0 || sk < 0 :
+					strcmp(r->f[c_entry], "-") || strcmp(r->f[c_sk], "-")))
 			bad_unknown = i;
-		if (bad_order < 0 && !(req <= onl && onl <= act && act <= fin))
+		if (bad_order < 0 && !(req <= onl && onl <= act && act <= fin &&
+				       (!full || (req <= ent && ent <= sk && sk <= onl))))
 			bad_order = i;
 		if (bad_overlap < 0 && i > 0 &&
 		    req < bst_num(&after.rows[first + i - 1], c_fin))
@@ -167,8 +260,11 @@ int main(void)
 		ksft_test_result(bad_cpu < 0, "rows name the CPUs in bring-up order\n");
 		ksft_test_result(bad_points < 0,
 				 "every row has requested, online, active, finished and ret 0\n");
-		ksft_test_result(bad_unknown < 0, "entry and start_kernel are \"-\" in live rows\n");
-		ksft_test_result(bad_order < 0,
+		ksft_test_result(bad_unknown < 0, full ?
+				 "live rows have the kernel's entry and start_kernel stamps\n" :
+				 "entry and start_kernel are \"-\" in live-only rows\n");
+		ksft_test_result(bad_order < 0, full ?
+				 "requested <= entry <= start_kernel <= online <= active <= finished\n" :
 				 "requested <= online <= active <= finished in every row\n");
 		if (bad_overlap >= 0)
 			ksft_print_msg("row %d requested before row %d finished\n", bad_overlap,
@@ -195,6 +291,29 @@ int main(void)
 			 "summary counts the sessions (live_cpu_sessions %lld -> %lld, dropped %lld -> %lld)\n",
 			 sessions0, sessions1, dropped0, dropped1);
 	bst_table_free(&before);
+
+	err = partial_bringup(&state);
+	ksft_test_result(!err, "cpu1 stopped at hotplug state %d, then brought online (%s)\n", state,
+			 err ? strerror(-err) : "ok");
+	cpus_txt = bst_read("cpus");
+	bst_parse(cpus_txt, &before);
+	free(cpus_txt);
+	c_fin0 = bst_col(&before, "finished_ns");
+	i = before.nrows - 2;
+	if (i >= after.nrows)
+		ksft_print_msg("last two rows: cpu %s requested %s finished %s; cpu %s requested %s finished %s\n",
+			       before.rows[i].f[c_cpu], before.rows[i].f[c_req], before.rows[i].f[c_fin0],
+			       before.rows[i + 1].f[c_cpu], before.rows[i + 1].f[c_req],
+			       before.rows[i + 1].f[c_fin0]);
+	ksft_test_result(before.nrows == after.nrows + 2 &&
+			 bst_num(&before.rows[i], c_cpu) == 1 && bst_num(&before.rows[i], c_fin0) < 0 &&
+			 bst_num(&before.rows[i + 1], c_cpu) == 1 &&
+			 bst_num(&before.rows[i + 1], c_fin0) >= 0 &&
+			 bst_num(&before.rows[i + 1], c_req) > bst_num(&before.rows[i], c_req),
+			 "the stopped bring-up and the next one get a row each (%d new rows)\n",
+			 before.nrows - after.nrows);
+	bst_table_free(&before);
 	bst_table_free(&after);
+	free(online0);
 	ksft_finished();
 }

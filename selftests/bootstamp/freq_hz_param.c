@@ -5,15 +5,25 @@
  * 32-bit number makes the load fail with EINVAL and leaves no module; a
  * valid one shows in the summary (freq_hz, freq_source, ns_per_tick), in
  * /sys/module/bootstamp/parameters/freq_hz, and in since_cnt0_ns of the
- * module_load row. Without it the module uses CNTFRQ_EL0, which userspace
- * can read too. The module is left loaded (without the parameter) only if
- * it was loaded when the test started.
+ * module_load row. It is decimal, or hex with 0x: "010" is 10, not octal 8.
+ * Without it the module uses the rate the kernel's log gives (freq_source
+ * "kernel"; counter_matches_kernel checks it against the arch timer's own
+ * banner), or CNTFRQ_EL0 on a kernel without the log; QEMU sets no
+ * clock-frequency in its device tree, so both equal CNTFRQ_EL0 as userspace
+ * reads it. The module is left loaded (without the parameter) only if it
+ * was loaded when the test started.
  */
 #include "bootstamp_test.h"
 
 #define OVERRIDE_HZ	1000000ULL	/* 1000 ns per tick */
 
-static const char *const bad_values[] = { "0", "abc", "4294967296", "-1" };
+static const char *const bad_values[] = { "0", "abc", "4294967296", "-1", "0x", "08x", "0x0x10", "+5" };
+
+/* Written, and read back from parameters/freq_hz in decimal. */
+static const struct {
+	const char		*val;
+	unsigned long long	hz;
+} good_values[] = { { "010", 10 }, { "0x10", 16 } };
 
 static unsigned long long gcd(unsigned long long a, unsigned long long b)
 {
@@ -91,7 +101,7 @@ int main(void)
 
 	ksft_print_header();
 	bst_need_ko();
-	ksft_set_plan(BST_ARRAY_SIZE(bad_values) + 8);
+	ksft_set_plan(BST_ARRAY_SIZE(bad_values) + BST_ARRAY_SIZE(good_values) + 8);
 	if (was_loaded && (ret = bst_unload(5, NULL)))
 		ksft_exit_fail_msg("unloading the module loaded at boot: %s\n", strerror(-ret));
 
@@ -104,6 +114,18 @@ int main(void)
 				 bst_loaded() ? ", module present" : "");
 		if (!ret)
 			bst_unload(5, NULL);
+	}
+
+	for (i = 0; i < BST_ARRAY_SIZE(good_values); i++) {
+		snprintf(params, sizeof(params), "freq_hz=%s", good_values[i].val);
+		ret = bst_load(params);
+		param = ret ? NULL : bst_slurp(BST_SYSMOD "/parameters/freq_hz");
+		ksft_test_result(param && strtoull(param, NULL, 10) == good_values[i].hz,
+				 "%s loads and reads back %llu (%s)\n", params, good_values[i].hz,
+				 ret ? strerror(-ret) : param ? strtok(param, "\n") : strerror(errno));
+		free(param);
+		if (!ret && (ret = bst_unload(5, NULL)))
+			ksft_exit_fail_msg("unload after %s: %s\n", params, strerror(-ret));
 	}
 
 	snprintf(params, sizeof(params), "freq_hz=%llu", OVERRIDE_HZ);
@@ -131,7 +153,8 @@ int main(void)
 			 "without freq_hz, parameters/freq_hz reads 0 (%s)\n",
 			 param ? strtok(param, "\n") : strerror(errno));
 	free(param);
-	check_summary("no freq_hz", cntfrq, "CNTFRQ_EL0", c0, c1);
+	check_summary("no freq_hz", cntfrq,
+		      !strcmp(bst_expect("BOOTSTAMP"), "y") ? "kernel" : "CNTFRQ_EL0", c0, c1);
 
 	/* A module that cannot go away would break the next test's loads. */
 	if (!was_loaded && (ret = bst_unload(5, NULL)))

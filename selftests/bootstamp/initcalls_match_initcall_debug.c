@@ -8,14 +8,26 @@
  * return values, and the log must have dropped none. Needs full mode and a
  * boot with initcall_debug and a log buffer large enough to keep every line
  * (log_buf_len=1M): /dev/kmsg reports lost lines with EPIPE.
+ *
+ * Durations: initcall_debug reads ktime after its "calling" printk and
+ * before its "returned" one, so "after N usecs" is the initcall without
+ * those printks. The recorder stamps inside that window (its start probe
+ * runs after initcall_debug's, its finish probe before), so no duration
+ * may exceed N us by more than the rounding of N (1 us) and clock
+ * conversion (0.1%). A recorder that stamped outside the window would
+ * count a printk (several us each, more with a slow console) in every
+ * initcall. Only initcalls after clocksource_done_booting() compare: until
+ * it (fs level) timekeeping runs on the jiffies clocksource, and N counts
+ * whole ticks (0 or 4000 us at HZ=250).
  */
 #include "bootstamp_test.h"
 
 #define MAX_CALLS	4096
 
 struct call {
-	char	sym[128];
-	int	ret;
+	char		sym[128];
+	int		ret;
+	long long	ns;	/* initcall_debug: usecs * 1000; log: duration_ns */
 };
 
 static struct call kmsg_calls[MAX_CALLS], log_calls[MAX_CALLS];
@@ -23,7 +35,7 @@ static struct call kmsg_calls[MAX_CALLS], log_calls[MAX_CALLS];
 /* One "initcall" line of /dev/kmsg; false if it is not a built-in's. */
 static bool parse_kmsg(const char *rec, struct call *c)
 {
-	const char *msg = strchr(rec, ';'), *plus, *ret;
+	const char *msg = strchr(rec, ';'), *plus, *ret, *after;
 
 	if (!msg || strncmp(msg + 1, "initcall ", 9))
 		return false;
@@ -37,6 +49,8 @@ static bool parse_kmsg(const char *rec, struct call *c)
 		return false;
 	snprintf(c->sym, sizeof(c->sym), "%.*s", (int)(plus - msg), msg);
 	c->ret = atoi(ret + 10);
+	after = strstr(ret, " after ");
+	c->ns = after ? atoll(after + 7) * 1000 : -1;
 	return true;
 }
 
@@ -48,10 +62,45 @@ static int cmp_call(const void *a, const void *b)
 	return d ? d : (x->ret > y->ret) - (x->ret < y->ret);
 }
 
+/* Before the sort: the lists pair up by position when the symbols match. */
+static void check_durations(int nk, int nl, int sym_diff)
+{
+	long long over, worst = 0, excess = 0;
+	int i, n = 0, bad = 0, w = -1, from = -1;
+
+	for (i = 0; i < nk; i++)
+		if (!strcmp(kmsg_calls[i].sym, "clocksource_done_booting"))
+			from = i + 1;
+	if (from < 0)
+		ksft_print_msg("no clocksource_done_booting in the initcall_debug lines\n");
+	for (i = from < 0 ? nk : from; i < nk && i < nl && sym_diff < 0; i++) {
+		if (kmsg_calls[i].ns < 0 || log_calls[i].ns < 0)
+			continue;
+		n++;
+		over = log_calls[i].ns - kmsg_calls[i].ns;
+		if (over > 0)
+			excess += over;
+		if (over <= 1000 + kmsg_calls[i].ns / 1000)
+			continue;
+		bad++;
+		if (over > worst) {
+			worst = over;
+			w = i;
+		}
+	}
+	ksft_print_msg("durations: %d compared, %d longer than initcall_debug's, %lld ns in excess in all\n",
+		       n, bad, excess);
+	if (w >= 0)
+		ksft_print_msg("worst: %s %lld ns, initcall_debug %lld ns\n", log_calls[w].sym,
+			       log_calls[w].ns, kmsg_calls[w].ns);
+	ksft_test_result(sym_diff < 0 && from > 0 && n == nk - from && n > 0 && !bad,
+			 "no duration longer than initcall_debug's (its printks not counted)\n");
+}
+
 int main(void)
 {
 	int nk = 0, nl = 0, i, lost = 0, first_diff = -1, sym_diff = -1;
-	int c_sym, c_mod, c_ret;
+	int c_sym, c_mod, c_ret, c_dur;
 	char rec[8192], *cmdline, *summary, *txt;
 	struct bst_table t;
 	long long dropped;
@@ -65,7 +114,7 @@ int main(void)
 	cmdline = bst_slurp("/proc/cmdline");
 	if (!cmdline || !strstr(cmdline, "initcall_debug"))
 		ksft_exit_skip("boot without initcall_debug: the kernel logged no initcall to compare with\n");
-	ksft_set_plan(6);
+	ksft_set_plan(7);
 
 	fd = open("/dev/kmsg", O_RDONLY | O_NONBLOCK | O_CLOEXEC);
 	if (fd < 0)
@@ -97,6 +146,7 @@ int main(void)
 	c_sym = bst_col(&t, "symbol");
 	c_mod = bst_col(&t, "module");
 	c_ret = bst_col(&t, "ret");
+	c_dur = bst_col(&t, "duration_ns");
 	for (i = 0; i < t.nrows; i++) {
 		if (strcmp(t.rows[i].f[c_mod], "vmlinux"))
 			continue;
@@ -105,6 +155,7 @@ int main(void)
 					   MAX_CALLS - 1);
 		snprintf(log_calls[nl].sym, sizeof(log_calls[nl].sym), "%s", t.rows[i].f[c_sym]);
 		log_calls[nl].ret = atoi(t.rows[i].f[c_ret]);
+		log_calls[nl].ns = bst_num(&t.rows[i], c_dur);
 		nl++;
 	}
 	bst_table_free(&t);
@@ -127,6 +178,8 @@ int main(void)
 			       log_calls[first_diff].sym, log_calls[first_diff].ret);
 	ksft_test_result(nk == nl && sym_diff < 0, "same symbols in the same order\n");
 	ksft_test_result(nk == nl && first_diff < 0, "same return values\n");
+
+	check_durations(nk, nl, sym_diff);
 
 	/* Order aside: the same (symbol, return value) pairs. */
 	qsort(kmsg_calls, nk, sizeof(kmsg_calls[0]), cmp_call);

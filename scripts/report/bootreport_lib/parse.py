@@ -19,7 +19,8 @@ INITCALL_COLUMNS = ["level", "symbol", "module", "start_ns", "duration_ns",
                     "ret", "cpu", "pid"]
 CPU_POINTS = ["requested", "entry", "start_kernel", "online", "active",
               "finished"]
-CPU_COLUMNS = ["cpu", "source"] + [p + "_ns" for p in CPU_POINTS] + ["ret"]
+CPU_COLUMNS = (["cpu", "source"] + [p + "_ns" for p in CPU_POINTS] +
+               ["ret", "entry_counter"])
 
 _KEY_RE = re.compile(r"^#\s*([A-Za-z0-9_]+):\s*(.*?)\s*$")
 
@@ -120,7 +121,8 @@ def parse_initcalls(path, text=None):
 
 def parse_cpus(path, text=None):
     t = parse_table(path, CPU_COLUMNS, [c for c in CPU_COLUMNS
-                                        if c != "source"], text)
+                                        if c not in ("source",
+                                                     "entry_counter")], text)
     for i, row in enumerate(t.rows):
         if row["source"] not in ("boot", "live"):
             raise InputError(path, None, "row %d: source %r is neither "
