@@ -79,7 +79,9 @@ bench-console: series
 	@$(S)/bench/console-boot.sh
 
 bench-uhs: build
+	@$(S)/build/build-kernel.sh uhscard
 	@$(S)/build/build-guest.sh series
+	@$(S)/build/build-guest.sh uhscard
 	@$(S)/bench/uhs-fallback.sh
 
 clean:

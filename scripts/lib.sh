@@ -275,14 +275,15 @@ QEMU_EFI=/usr/share/qemu-efi-aarch64/QEMU_EFI.fd	# Debian qemu-efi-aarch64
 qemu_machine() { echo "-M virt -cpu cortex-a76 -smp $1 -m 512"; }
 
 # sd_card_args IMAGE [CAPS]: an SD host (sdhci-pci, spec 3.00, accepting the
-# 1.8 V switch) with an sd-card on IMAGE. CAPS: "uhs" offers SDR104, SDR50
-# and DDR50 (SDR104 tuning then times out in QEMU 7.2), "sdr50" only SDR50
-# (no tuning). QEMU 7.2's sd-card cannot do UHS-I itself (no S18A, no
-# CMD11): the tests drive those steps with the series' fail_mmc_uhs knobs.
+# 1.8 V switch, 208 MHz base clock so that each mode gets its own clock) with
+# an sd-card on IMAGE. CAPS: "uhs" offers SDR104, SDR50 and DDR50 (tuning
+# then times out in QEMU 7.2), "sdr50" only SDR50 (no tuning). QEMU 7.2's
+# sd-card cannot do UHS-I itself (no S18A, no CMD11): the boots make it
+# look like one with the test-only scripts/bench/lab/sd-uhs-card.patch.
 sd_card_args() {
 	local caps=0x7
 	[ "${2:-uhs}" = sdr50 ] && caps=0x1
-	echo "-device sdhci-pci,sd-spec-version=3,uhs=1,capareg=$(printf '0x%08x057834b4' "$caps")" \
+	echo "-device sdhci-pci,sd-spec-version=3,uhs=1,capareg=$(printf '0x%08x0578d0b4' "$caps")" \
 		"-drive if=none,id=sdcard,format=raw,file=$1" \
 		"-device sd-card,drive=sdcard,spec_version=3"
 }

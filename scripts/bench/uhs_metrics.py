@@ -3,11 +3,14 @@
 """What one SD UHS-I fallback benchmark boot measured, from its logs.
 
   uhs_metrics.py BOOT-DIR
-      prints "probe_to_ready_ms mode failures cmd11 cmd6 tunings power_cycles":
+      prints "probe_to_ready_ms mode failures cmd11 cmd6 acmd41":
       printk time from "mmcN: SDHCI controller on PCI" to "mmcN: new ... card
       at address" (console.log), the mode that line names (HS: high speed),
-      and the counters of uhs_fallback (selftests/mmc/uhs_fallback prints
-      them to results.log; "-" on a kernel without the series).
+      the failures of the card's uhs_fallback, and the commands the host
+      sent, from the mmc_request_start trace event: CMD11s, CMD6 bus speed
+      switches, ACMD41s (one per initialisation attempt, after each power
+      cycle); selftests/mmc/uhs_fallback prints them as "uhs_cost:" to
+      results.log; "-" for a boot that did not run it.
   uhs_metrics.py --table COSTS.TSV
       a Markdown table of the median counters per configuration.
 Standard library only.
@@ -18,7 +21,7 @@ import statistics
 import sys
 
 PRINTK = re.compile(r"^\[\s*(\d+\.\d+)\]\s+(.*)$")
-COUNTERS = ("failures", "cmd11", "cmd6", "tunings", "power_cycles")
+COUNTERS = ("failures", "cmd11", "cmd6", "acmd41")
 
 
 def boot_metrics(d):
@@ -42,10 +45,9 @@ def boot_metrics(d):
     vals = {}
     with open(f"{d}/results.log", encoding="utf-8", errors="replace") as f:
         for line in f:
-            m = re.match(r"# uhs_fallback: (\w+): (\d+)$", line.strip())
-            if m and m.group(1) in COUNTERS and m.group(1) not in vals:
-                vals[m.group(1)] = int(m.group(2))
-    # A kernel without the series has no uhs_fallback: "-" for its counters.
+            if line.startswith("# uhs_cost: ") and not vals:
+                vals = dict(kv.split("=") for kv in line.split()[2:])
+    # A boot without the test (the unpatched kernel): "-" for its counters.
     print(f"{(ready - probe) * 1000:.1f} {mode}",
           " ".join(str(vals.get(c, "-")) for c in COUNTERS))
 

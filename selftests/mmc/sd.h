@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -219,11 +220,11 @@ static inline bool sd_wait_card(struct sd_card *c, double timeout)
 	return false;
 }
 
-/* A debugfs file of the host ("ios", "uhs_fallback", "fail_mmc_uhs/card"). */
+/* A debugfs file of the host ("ios", "fail_mmc_uhs/steps", "mmc0:0001/uhs_fallback"). */
 static inline int sd_host_file(const struct sd_card *c, const char *name,
 			       char *buf, size_t size)
 {
-	char path[400];
+	char path[1024];
 
 	snprintf(path, sizeof(path), SD_DEBUGFS "/%s/%s", c->host, name);
 	return sd_read_file(path, buf, size);
@@ -232,7 +233,7 @@ static inline int sd_host_file(const struct sd_card *c, const char *name,
 static inline int sd_host_write(const struct sd_card *c, const char *name,
 				const char *s)
 {
-	char path[400];
+	char path[1024];
 
 	snprintf(path, sizeof(path), SD_DEBUGFS "/%s/%s", c->host, name);
 	return sd_write_file(path, s);
@@ -280,11 +281,12 @@ static inline bool sd_field_long(const char *text, const char *key, long *val)
 	return *v && !*end;
 }
 
-/* What uhs_fallback says, parsed. */
+/* What the card's uhs_fallback debugfs file says, parsed. */
 struct sd_uhs {
-	char ceiling[16];
-	char card[40];
-	long failures, cmd11, cmd6, tunings, power_cycles;
+	char mode[16], ceiling[16];
+	long failures;
+	char path[256];		/* the modes of the "failure:" lines: "SDR104,DDR50" */
+	char steps[256];	/* their steps: "tuning,verify" */
 	char text[2048];
 };
 
@@ -294,22 +296,154 @@ struct sd_uhs {
  */
 static inline bool sd_uhs_read(const struct sd_card *c, struct sd_uhs *u)
 {
+	char name[300];
+	size_t lp = 0, ls = 0;
+	const char *p;
 	bool ok;
 
 	memset(u, 0, sizeof(*u));
-	if (sd_host_file(c, "uhs_fallback", u->text, sizeof(u->text)) <= 0)
+	snprintf(name, sizeof(name), "%s/uhs_fallback", c->dev);
+	if (sd_host_file(c, name, u->text, sizeof(u->text)) <= 0)
 		return false;
+	snprintf(u->mode, sizeof(u->mode), "%s", sd_field(u->text, "mode"));
 	snprintf(u->ceiling, sizeof(u->ceiling), "%s", sd_field(u->text, "ceiling"));
-	snprintf(u->card, sizeof(u->card), "%s", sd_field(u->text, "card"));
-	ok = u->ceiling[0] &&
-	     sd_field_long(u->text, "failures", &u->failures) &&
-	     sd_field_long(u->text, "cmd11", &u->cmd11) &&
-	     sd_field_long(u->text, "cmd6", &u->cmd6) &&
-	     sd_field_long(u->text, "tunings", &u->tunings) &&
-	     sd_field_long(u->text, "power_cycles", &u->power_cycles);
+	for (p = u->text; (p = strstr(p, "failure: ")); ) {
+		int n;
+
+		p += strlen("failure: ");
+		n = strcspn(p, " \n");
+		lp += snprintf(u->path + lp, sizeof(u->path) - lp, "%s%.*s",
+			       lp ? "," : "", n, p);
+		p += n + (p[n] == ' ');
+		n = strcspn(p, " \n");
+		ls += snprintf(u->steps + ls, sizeof(u->steps) - ls, "%s%.*s",
+			       ls ? "," : "", n, p);
+		if (lp >= sizeof(u->path) || ls >= sizeof(u->steps))
+			break;
+	}
+	ok = u->mode[0] && u->ceiling[0] &&
+	     sd_field_long(u->text, "failures", &u->failures);
 	if (!ok)
 		ksft_print_msg("uhs_fallback lacks a field:\n%s", u->text);
 	return ok;
+}
+
+/*
+ * The commands the host really issued, from the mmc_request_start trace
+ * event (the boot enables it: trace_event=mmc:mmc_request_start), so that a
+ * test does not judge the code by what the code says of itself.
+ */
+#define SD_TRACE	"/sys/kernel/tracing/trace"
+
+struct sd_cmds {
+	int cmd11;		/* CMD11 voltage switches sent */
+	int s18r, no_s18r;	/* ACMD41 with and without the 1.8 V request */
+	char switches[256];	/* CMD6 bus speed switches: "3,4,2" */
+	int nr_switches;
+};
+
+static inline bool sd_trace_cmds(const struct sd_card *c, struct sd_cmds *t)
+{
+	size_t len = 0, size;
+	char *text = sd_read_all(SD_TRACE, &size), *line, *save;
+	char who[300];
+
+	memset(t, 0, sizeof(*t));
+	if (!text && !mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL))
+		text = sd_read_all(SD_TRACE, &size);
+	if (!text) {
+		ksft_print_msg("%s: %s\n", SD_TRACE, strerror(errno));
+		return false;
+	}
+	snprintf(who, sizeof(who), " %s: start ", c->host);
+	for (line = strtok_r(text, "\n", &save); line;
+	     line = strtok_r(NULL, "\n", &save)) {
+		unsigned int op, arg, blocks;
+		const char *p = strstr(line, who), *b;
+
+		if (!p || !(p = strstr(p, "cmd_opcode=")) ||
+		    sscanf(p, "cmd_opcode=%u cmd_arg=0x%x", &op, &arg) != 2)
+			continue;
+		b = strstr(p, " blocks=");
+		blocks = b ? strtoul(b + 8, NULL, 10) : 0;
+		if (op == 11)
+			t->cmd11++;
+		else if (op == 41 && arg)
+			arg & (1u << 24) ? t->s18r++ : t->no_s18r++;
+		else if (op == 6 && blocks && (arg & (1u << 31)) &&
+			 (arg & 0xf) != 0xf) {
+			len += snprintf(t->switches + len, sizeof(t->switches) - len,
+					"%s%u", len ? "," : "", arg & 0xf);
+			t->nr_switches++;
+		}
+	}
+	free(text);
+	return true;
+}
+
+/* Empty the trace buffer (an open with O_TRUNC), so that the next read shows what came after. */
+static inline int sd_trace_clear(void)
+{
+	int fd;
+
+	if (access(SD_TRACE, W_OK))
+		mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL);
+	fd = open(SD_TRACE, O_WRONLY | O_TRUNC);
+
+	if (fd < 0)
+		return -errno;
+	close(fd);
+	return 0;
+}
+
+/* The CMD6 function (group 1) of a mode name: SDR25 and HS are both 1. */
+static inline int sd_mode_function(const char *mode)
+{
+	static const char *const names[] = { "SDR12", "SDR25", "SDR50", "SDR104", "DDR50" };
+	unsigned int i;
+
+	if (!strcmp(mode, "HS"))
+		return 1;
+	for (i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (!strcmp(mode, names[i]))
+			return i;
+	return -1;
+}
+
+/* "SDR104,DDR50" to "3,4"; false for an unknown name. */
+static inline bool sd_path_functions(const char *path, char *out, size_t size)
+{
+	char *copy = strdup(path ?: ""), *save, *m;
+	size_t len = 0;
+	bool ok = copy;
+
+	out[0] = '\0';
+	for (m = copy ? strtok_r(copy, ",", &save) : NULL; m; m = strtok_r(NULL, ",", &save)) {
+		int fn = sd_mode_function(m);
+
+		if (fn < 0)
+			ok = false;
+		else
+			len += snprintf(out + len, size - len, "%s%d", len ? "," : "", fn);
+	}
+	free(copy);
+	return ok;
+}
+
+/* The clock a mode runs at, as mmc/core sets it (Hz); 0 if unknown. */
+static inline long sd_mode_clock(const char *mode)
+{
+	static const struct { const char *mode; long hz; } clocks[] = {
+		{ "SDR104", 208000000 }, { "SDR50", 100000000 }, { "DDR50", 50000000 },
+		{ "SDR25", 50000000 }, { "SDR12", 25000000 }, { "HS", 50000000 },
+		{ "DS", 25000000 },
+	};
+	unsigned int i;
+
+	for (i = 0; i < sizeof(clocks) / sizeof(clocks[0]); i++)
+		if (!strcmp(mode, clocks[i].mode))
+			return clocks[i].hz;
+	return 0;
 }
 
 /*
@@ -326,6 +460,8 @@ static inline const char *sd_ios_mode(const struct sd_card *c)
 	if (sd_host_file(c, "ios", ios, sizeof(ios)) <= 0)
 		return "?";
 	timing = sd_field(ios, "timing spec");
+	if (strstr(timing, "legacy"))
+		return "DS";
 	if (strstr(timing, "sd high-speed")) {
 		volt = sd_field(ios, "signal voltage");
 		return strstr(volt, "3.30 V") ? "HS" : "?";

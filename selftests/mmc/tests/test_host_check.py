@@ -12,7 +12,7 @@ CHECK = os.path.join(HERE, '..', 'host-check')
 GOOD = '''\
 [    1.000000] Booting Linux on physical CPU 0x0000000000 [0x414fd0b1]
 [    2.000000] KTAP version 1
-[    2.000001] 1..1
+[    2.000001] 1..2
 [    2.000002]     KTAP version 1
 [    2.000003]     # Subtest: mmc_sd_uhs
 [    2.000004]     # module: sd_uhs_test
@@ -27,6 +27,17 @@ GOOD = '''\
 [    2.000013] # mmc_sd_uhs: pass:2 fail:0 skip:0 total:2
 [    2.000014] # Totals: pass:3 fail:0 skip:0 total:3
 [    2.000015] ok 1 mmc_sd_uhs
+[    2.000016]     KTAP version 1
+[    2.000017]     # Subtest: mmc_sd_uhs_mock
+[    2.000018]     1..1
+[    2.000019]         KTAP version 1
+[    2.000020]         # Subtest: sd_uhs_mock_test
+[    2.000021]         ok 1 nothing fails: SDR104
+[    2.000022]         ok 2 SDR104 tuning fails: DDR50
+[    2.000023]     # sd_uhs_mock_test: pass:2 fail:0 skip:0 total:2
+[    2.000024]     ok 1 sd_uhs_mock_test
+[    2.000025] # mmc_sd_uhs_mock: pass:1 fail:0 skip:0 total:1
+[    2.000026] ok 2 mmc_sd_uhs_mock
 [    3.000000] bst-init: started
 '''
 
@@ -59,6 +70,16 @@ class MmcHostCheck(unittest.TestCase):
 
     def test_failed_case_fails(self):
         rc, out = run(GOOD.replace('        ok 2 3.3 V only host', '        not ok 2 3.3 V only host'))
+        self.assertNotEqual(rc, 0, out)
+
+    def test_missing_suite_fails(self):
+        rc, out = run(GOOD.split('[    2.000016]')[0].replace('1..2', '1..1'))
+        self.assertNotEqual(rc, 0, out)
+        self.assertIn('not ok', out)
+
+    def test_failed_mock_case_fails(self):
+        rc, out = run(GOOD.replace('        ok 2 SDR104 tuning fails: DDR50',
+                                   '        not ok 2 SDR104 tuning fails: DDR50'))
         self.assertNotEqual(rc, 0, out)
 
     def test_no_ktap_at_all_fails(self):
