@@ -335,6 +335,13 @@ static inline bool sd_uhs_read(const struct sd_card *c, struct sd_uhs *u)
  */
 #define SD_TRACE	"/sys/kernel/tracing/trace"
 
+/* /init mounts no tracefs: mount it where the trace file is wanted. */
+static inline void sd_tracefs(void)
+{
+	if (access(SD_TRACE, F_OK))
+		mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL);
+}
+
 struct sd_cmds {
 	int cmd11;		/* CMD11 voltage switches sent */
 	int s18r, no_s18r;	/* ACMD41 with and without the 1.8 V request */
@@ -345,12 +352,12 @@ struct sd_cmds {
 static inline bool sd_trace_cmds(const struct sd_card *c, struct sd_cmds *t)
 {
 	size_t len = 0, size;
-	char *text = sd_read_all(SD_TRACE, &size), *line, *save;
+	char *text, *line, *save;
 	char who[300];
 
 	memset(t, 0, sizeof(*t));
-	if (!text && !mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL))
-		text = sd_read_all(SD_TRACE, &size);
+	sd_tracefs();
+	text = sd_read_all(SD_TRACE, &size);
 	if (!text) {
 		ksft_print_msg("%s: %s\n", SD_TRACE, strerror(errno));
 		return false;
@@ -386,8 +393,7 @@ static inline int sd_trace_clear(void)
 {
 	int fd;
 
-	if (access(SD_TRACE, W_OK))
-		mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL);
+	sd_tracefs();
 	fd = open(SD_TRACE, O_WRONLY | O_TRUNC);
 
 	if (fd < 0)
