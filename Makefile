@@ -12,20 +12,36 @@ S := scripts
 
 help:
 	@echo "make demo      fetch, patch, build, boot QEMU virt, show the boot report"
-	@echo "make check     the tests CI runs; ends with 'N passed, N failed'"
+	@echo "make check     the tests CI runs; ends with 'N passed, N failed, N skipped'"
 	@echo "make check-full  those and the boots of selftests/plan-full (more kernels)"
 	@echo "make check BOOT=series-smp4   only the named boots of selftests/plan"
 	@echo "make check BOOT=\"...\" BOOT_VARIANT=slowuart-rt   those boots on another kernel"
 	@echo "make deps | tree | series | build | guest   the single steps"
-	@echo "make export    write the series worktree's commits back to patches/"
-	@echo "make b4-prep | b4-send | b4-export   the b4 branch: make it from patches/,"
-	@echo "               write its mails to out/outgoing, write it back to patches/"
+	@echo "make export    write the series worktree's commits back to patches/*/"
+	@echo "make b4-prep | b4-send | b4-export SERIES=NAME   one series' b4 branch:"
+	@echo "               make it from patches/NAME, write its mails to out/outgoing,"
+	@echo "               write it back to patches/NAME"
 	@echo "make bench-bootstamp   boot time with the recorder on vs off (interleaved)"
 	@echo "make bench-console     boot time with a slow serial console: unpatched, series,"
-	@echo "               loglevel=1, the seed's one-liner, earlycon (slow-UART model)"
+	@echo "               loglevel=1, the one-line console_initcall change this work"
+	@echo "               started from, earlycon, ... (slow-UART model)"
 	@echo "make bench-uhs         SD host probe to card ready with each failing"
 	@echo "               UHS-I step, and what each bring-up costs"
-	@echo "make clean     drop out/ (results); distclean also drops the cache"
+	@echo "make clean     drop out/ (results); distclean also drops the cache (and,"
+	@echo "               with KSRC=, the base ref and worktrees in that tree)"
+	@echo ""
+	@echo "Variables (make VAR=value target):"
+	@echo "  TREE=7.2|7.3|6.12   Debian tree of scripts/config/trees (default 7.2)"
+	@echo "  KSRC=/path/to/linux any git tree instead; its HEAD is the base"
+	@echo "  SERIES=bootstamp|console|sd-uhs   the series of b4-prep, b4-send, b4-export"
+	@echo "  FORCE=1             b4-prep: replace a b4 branch that differs from patches/"
+	@echo "  BOOT=\"NAME...\"      check: only these boots; BOOT_VARIANT=NAME on that kernel;"
+	@echo "                      BOOT_JOBS=N boots at a time (default 2)"
+	@echo "  CLOCK=host|icount   bench-*: guest time from the host clock or in instructions"
+	@echo "  PRIME=0|1           bench-*: an unmeasured boot before each measured one"
+	@echo "  RUNS=N CPUS=N       bench-*: boots per configuration, guest CPUs (demo: CPUS)"
+	@echo "  ONLY=\"b c\"          bench-console: only these configurations"
+	@echo "  BST_CACHE=DIR       where trees, builds and ccache go (~/.cache/bootstamp)"
 
 demo:
 	@$(S)/demo.sh
@@ -88,4 +104,5 @@ clean:
 	rm -rf out
 
 distclean: clean
+	@$(S)/setup/forget-tree.sh
 	@. $(S)/lib.sh && echo "removing $$BST_CACHE" && rm -rf "$$BST_CACHE"

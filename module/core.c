@@ -8,7 +8,8 @@
  * ("full" mode). On any kernel it also records, from the moment it is
  * loaded, module initcalls and CPU hotplug bring-up from tracepoints
  * ("live" records); without the kernel log that is all it shows
- * ("live-only" mode).
+ * ("live-only" mode). With CONFIG_KRETPROBES it also records every driver
+ * probe call from load on (probes.c).
  *
  * Times are counter values converted exactly to nanoseconds. "since_cnt0"
  * counts from counter zero, so it includes firmware and boot loader time.
@@ -26,12 +27,24 @@
  *	freq_hz, freq_source, ns_per_tick, time_base, log, log_initcalls,
  *	log_capacity,
  *	log_dropped, live, live_initcalls, live_initcalls_dropped,
- *	live_cpu_sessions, live_cpu_dropped, marks, marks_max,
- *	marks_dropped, bytes_used ("live" is on, no-tracepoints or
- *	tracepoint-missing: the module loads without them); then
- *	"# milestone counter since_cnt0_ns since_entry_ns delta_ns"
+ *	live_cpu_sessions, live_cpu_dropped, probes, live_probes,
+ *	live_probes_dropped, marks, marks_max, marks_dropped, bytes_used,
+ *	sync_counter, sync_monotonic_ns, sync_local_clock_ns ("live" is
+ *	on, no-tracepoints or tracepoint-missing, "probes" on,
+ *	no-kretprobes or register-failed: the module loads without them);
+ *	then "# milestone counter since_cnt0_ns since_entry_ns delta_ns"
  *	with the kernel's milestones, module_load (this module loaded) and
  *	mark:<name> rows, delta_ns to the previous recorded row.
+ *
+ *	The sync_* keys are the counter (raw ticks), ktime_get_ns()
+ *	(CLOCK_MONOTONIC, the systemd journal's __MONOTONIC_TIMESTAMP) and
+ *	local_clock() (printk's timestamps: dmesg, initcall_debug) read
+ *	together with interrupts off while the summary is read. A time t
+ *	in ns of clock X is at counter value
+ *	  counter_at(t) = sync_counter - (sync_X_ns - t) * freq_hz / 1e9
+ *	(the usual "since" columns are then counter_at(t) converted as
+ *	any stamp). Both clocks run from the same counter on arm64, but
+ *	CLOCK_MONOTONIC is slewed by NTP: take the summary close to t.
  *
  * initcalls (0400)
  *	"# level symbol module start_ns duration_ns ret cpu pid"
@@ -50,8 +63,22 @@
  *
  * trace.json (0400)
  *	Chrome trace-event JSON for Perfetto or chrome://tracing: "X" events
- *	for initcalls and bring-up phases on one thread per CPU, global "i"
- *	events for milestones and marks, ts/dur in microseconds.
+ *	for initcalls, bring-up phases and finished probe calls ("probe
+ *	<device> (<driver>)") on one thread per CPU, global "i" events for
+ *	milestones and marks, ts/dur in microseconds.
+ *
+ * probes (0400)
+ *	"# device driver bus start_ns duration_ns ret async cpu pid" with
+ *	one row per driver probe call (really_probe(), what initcall_debug
+ *	prints as "probe of X returned R after N usecs") since load, keys
+ *	time_base, probes and live_probes_dropped. ret is a negative
+ *	errno or 0 (-517: deferred; each attempt is a row), async "yes"
+ *	on an async probing worker, cpu and pid where the probe started;
+ *	duration_ns and ret are "-" while the probe runs. Names are cut to
+ *	63/47/23 characters; '?' replaces '"', '\\', spaces and anything
+ *	else but printable ASCII. No rows without CONFIG_KRETPROBES
+ *	("# probes: no-kretprobes"). Built-in drivers that probed before
+ *	the module loaded are in dmesg with initcall_debug only.
  *
  * bootgraph (0400)
  *	initcall_debug style lines for scripts/bootgraph.pl:
@@ -390,6 +417,8 @@ static void __init bs_debugfs_init(void)
 			    (void *)&bs_json_table, &bs_table_fops);
 	debugfs_create_file("bootgraph", 0400, bs_dir,
 			    (void *)&bs_bootgraph_table, &bs_table_fops);
+	debugfs_create_file("probes", 0400, bs_dir,
+			    (void *)&bs_probes_table, &bs_table_fops);
 	debugfs_create_file("mark", 0200, bs_dir, NULL, &bs_mark_fops);
 }
 
@@ -411,6 +440,7 @@ static int __init bootstamp_init(void)
 	if (ret)
 		goto err_log;
 
+	bs_probes_init();
 	bs_debugfs_init();
 	pr_info("%s mode, %s at %u Hz\n",
 		bs_log_present() ? "full" : "live-only", bs_clock.reg,
@@ -426,6 +456,7 @@ static void __exit bootstamp_exit(void)
 {
 	/* Waits for readers and writers; no file operation runs after it. */
 	debugfs_remove(bs_dir);
+	bs_probes_exit();
 	bs_live_exit();
 	bs_log_exit();
 }

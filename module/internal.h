@@ -9,8 +9,10 @@
 
 #define pr_fmt(fmt) KBUILD_MODNAME ": " fmt
 
+#include <linux/atomic.h>
 #include <linux/init.h>
 #include <linux/math64.h>
+#include <linux/minmax.h>
 #include <linux/module.h>
 #include <linux/seq_file.h>
 #include <linux/types.h>
@@ -57,6 +59,7 @@ enum bs_cpu_point {
 #define BS_MAX_LIVE_INITCALLS	256
 #define BS_MAX_LIVE_CPU		64	/* CPU bring-up sessions after load */
 #define BS_SYM_LEN		64	/* symbol name kept for module initcalls */
+#define BS_MAX_LIVE_PROBES	512	/* driver probe calls after load */
 
 /* One initcall, from the boot log or recorded live. Counter values. */
 struct bs_initcall {
@@ -95,6 +98,30 @@ extern u64 bs_load_stamp;
 static inline u64 bs_read_counter(void)
 {
 	return arch_timer_read_counter();
+}
+
+/*
+ * Live records sit in fixed arrays that probes fill while readers print
+ * them: a writer claims the next free slot with bs_slot_claim() (atomics
+ * only, so it may run in any context and on several CPUs at once), readers
+ * take bs_slot_count() slots and skip the ones whose state says they are
+ * not published yet.
+ */
+static inline int bs_slot_claim(atomic_t *next, unsigned int max,
+				atomic_t *dropped)
+{
+	unsigned int i = atomic_fetch_inc(next);
+
+	if (i < max)
+		return i;
+	atomic_dec(next);
+	atomic_inc(dropped);
+	return -1;
+}
+
+static inline unsigned int bs_slot_count(atomic_t *next, unsigned int max)
+{
+	return min_t(unsigned int, atomic_read(next), max);
 }
 
 static inline u64 bs_cyc_to_ns(u64 cyc)
@@ -142,6 +169,27 @@ unsigned int bs_live_cpus_dropped(void);
 bool bs_live_cpu(unsigned int i, struct bs_cpu *c);
 size_t bs_live_bytes(void);
 
+/* probes.c: driver probe calls after load (kretprobe on really_probe). */
+struct bs_probe {
+	u64		start;
+	u64		end;		/* 0: still running */
+	const char	*dev;
+	const char	*drv;
+	const char	*bus;
+	int		ret;
+	pid_t		pid;
+	unsigned int	cpu;
+	bool		async;
+};
+
+void bs_probes_init(void);
+void bs_probes_exit(void);
+const char *bs_probes_state(void);
+unsigned int bs_live_nr_probes(void);
+unsigned int bs_live_probes_dropped(void);
+bool bs_live_probe(unsigned int i, struct bs_probe *p);
+size_t bs_probes_bytes(void);
+
 /* mark.c: userspace milestones. */
 unsigned int bs_nr_marks(void);
 unsigned int bs_marks_dropped(void);
@@ -170,6 +218,7 @@ extern const struct bs_table bs_initcalls_table;
 extern const struct bs_table bs_cpus_table;
 extern const struct bs_table bs_json_table;
 extern const struct bs_table bs_bootgraph_table;
+extern const struct bs_table bs_probes_table;
 
 /* core.c helpers shared by the formatters */
 extern const char *const bs_milestone_names[BS_NR_MILESTONES];

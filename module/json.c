@@ -4,14 +4,19 @@
  * chrome://tracing). One process, one thread per CPU:
  *   "M" metadata   process_name, thread_name "CPU n"
  *   "i" instant    milestones, module_load and marks (global scope)
- *   "X" complete   initcalls (cat "initcall"), bring-up phases (cat "cpu")
+ *   "X" complete   initcalls (cat "initcall"), bring-up phases (cat "cpu"),
+ *                  driver probe calls that returned (cat "probe", name
+ *                  "probe DEVICE (DRIVER)", on the CPU the probe started on)
  * ts and dur are microseconds with nanosecond fraction, counted from the
- * time base named in otherData. All strings written here are identifiers
- * or names validated by mark.c, so none needs escaping.
+ * time base named in otherData. All strings written here are identifiers,
+ * names validated by mark.c or names probes.c copied with '"' and '\\'
+ * replaced, so none needs escaping.
  */
 #include "internal.h"
 
 #define BS_JSON_PID	1
+/* Probes sleep and migrate: one track per task, in a process of their own. */
+#define BS_JSON_PROBE_PID	2
 
 static void bs_json_us(struct seq_file *m, u64 ns)
 {
@@ -25,6 +30,8 @@ static void bs_json_head(struct seq_file *m, unsigned int idx)
 {
 	seq_printf(m, "{\"traceEvents\":[\n{\"ph\":\"M\",\"pid\":%d,\"name\":\"process_name\",\"args\":{\"name\":\"kernel boot (bootstamp)\"}}",
 		   BS_JSON_PID);
+	seq_printf(m, ",\n{\"ph\":\"M\",\"pid\":%d,\"name\":\"process_name\",\"args\":{\"name\":\"driver probes, by task (bootstamp)\"}}",
+		   BS_JSON_PROBE_PID);
 }
 
 static unsigned int bs_json_nr_threads(void)
@@ -143,6 +150,21 @@ static void bs_json_live_cpu(struct seq_file *m, unsigned int idx)
 		bs_json_cpu(m, &c, "cpu,live");
 }
 
+static void bs_json_probe(struct seq_file *m, unsigned int idx)
+{
+	struct bs_probe p;
+
+	if (!bs_live_probe(idx, &p) || !p.end || p.end < p.start)
+		return;
+	seq_printf(m, ",\n{\"ph\":\"X\",\"pid\":%d,\"tid\":%d,\"name\":\"probe %s (%s)\",\"cat\":\"probe\",\"ts\":",
+		   BS_JSON_PROBE_PID, p.pid, p.dev, p.drv);
+	bs_json_us(m, bs_rel_ns(p.start));
+	seq_puts(m, ",\"dur\":");
+	bs_json_us(m, bs_cyc_to_ns(p.end - p.start));
+	seq_printf(m, ",\"args\":{\"device\":\"%s\",\"driver\":\"%s\",\"bus\":\"%s\",\"ret\":%d,\"async\":\"%s\",\"pid\":%d}}",
+		   p.dev, p.drv, p.bus, p.ret, p.async ? "yes" : "no", p.pid);
+}
+
 static void bs_json_tail(struct seq_file *m, unsigned int idx)
 {
 	seq_printf(m, "\n],\n\"displayTimeUnit\":\"ns\",\n\"otherData\":{\"mode\":\"%s\",\"counter\":\"%s\",\"freq_hz\":\"%u\",\"time_base\":\"%s\"}}\n",
@@ -161,6 +183,7 @@ static const struct bs_section bs_json_sections[] = {
 	{ bs_live_nr_initcalls,		bs_json_live_initcall },
 	{ bs_log_nr_cpus,		bs_json_log_cpu },
 	{ bs_live_nr_cpus,		bs_json_live_cpu },
+	{ bs_live_nr_probes,		bs_json_probe },
 	{ NULL,				bs_json_tail },
 };
 

@@ -86,8 +86,7 @@ static struct bs_cpu_state *bs_cpu_state;
 
 static void bs_probe_initcall_start(void *data, initcall_t fn)
 {
-	unsigned int i, n = min_t(unsigned int, atomic_read(&bs_ic_next),
-				  BS_MAX_LIVE_INITCALLS);
+	unsigned int i, n = bs_slot_count(&bs_ic_next, BS_MAX_LIVE_INITCALLS);
 
 	for (i = 0; i < n; i++) {
 		struct bs_live_initcall *r = &bs_ic[i];
@@ -108,8 +107,7 @@ static void bs_probe_initcall_start(void *data, initcall_t fn)
 
 static void bs_probe_initcall_finish(void *data, initcall_t fn, int ret)
 {
-	unsigned int i, n = min_t(unsigned int, atomic_read(&bs_ic_next),
-				  BS_MAX_LIVE_INITCALLS);
+	unsigned int i, n = bs_slot_count(&bs_ic_next, BS_MAX_LIVE_INITCALLS);
 	u64 now = bs_read_counter();
 	pid_t pid = task_pid_nr(current);
 
@@ -131,17 +129,14 @@ static void bs_module_coming(struct module *mod)
 {
 	struct bs_live_initcall *r;
 	char buf[BS_SYM_LEN + MODULE_NAME_LEN + 4];
-	unsigned int i;
 	char *sp;
+	int i;
 
 	if (!mod->init)
 		return;
-	i = atomic_fetch_inc(&bs_ic_next);
-	if (i >= BS_MAX_LIVE_INITCALLS) {
-		atomic_dec(&bs_ic_next);
-		atomic_inc(&bs_ic_dropped);
+	i = bs_slot_claim(&bs_ic_next, BS_MAX_LIVE_INITCALLS, &bs_ic_dropped);
+	if (i < 0)
 		return;
-	}
 	r = &bs_ic[i];
 	/* %ps adds " [mod]" for module text; keep the symbol only. */
 	snprintf(buf, sizeof(buf), "%ps", mod->init);
@@ -160,8 +155,7 @@ static void bs_module_coming(struct module *mod)
 /* The module is live or gone: a record still pending will never run. */
 static void bs_module_settled(struct module *mod)
 {
-	unsigned int i, n = min_t(unsigned int, atomic_read(&bs_ic_next),
-				  BS_MAX_LIVE_INITCALLS);
+	unsigned int i, n = bs_slot_count(&bs_ic_next, BS_MAX_LIVE_INITCALLS);
 
 	for (i = 0; i < n; i++) {
 		struct bs_live_initcall *r = &bs_ic[i];
@@ -254,10 +248,9 @@ static void bs_probe_cpuhp_enter(void *data, unsigned int cpu, int target,
 		/* Also called for new states on online CPUs: not a bring-up. */
 		if (cpu_online(cpu))
 			return;
-		i = atomic_fetch_inc(&bs_cpu_next);
-		if (i >= BS_MAX_LIVE_CPU) {
-			atomic_dec(&bs_cpu_next);
-			atomic_inc(&bs_cpu_dropped);
+		i = bs_slot_claim(&bs_cpu_next, BS_MAX_LIVE_CPU,
+				  &bs_cpu_dropped);
+		if (i < 0) {
 			WRITE_ONCE(bs_cpu_state[cpu].dropped_target, target + 1);
 			return;
 		}
@@ -458,8 +451,7 @@ const char *bs_live_state(void)
  */
 unsigned int bs_live_nr_initcalls(void)
 {
-	return min_t(unsigned int, atomic_read(&bs_ic_next),
-		     BS_MAX_LIVE_INITCALLS);
+	return bs_slot_count(&bs_ic_next, BS_MAX_LIVE_INITCALLS);
 }
 
 /**
@@ -509,7 +501,7 @@ bool bs_live_initcall(unsigned int i, struct bs_initcall *ic)
  */
 unsigned int bs_live_nr_cpus(void)
 {
-	return min_t(unsigned int, atomic_read(&bs_cpu_next), BS_MAX_LIVE_CPU);
+	return bs_slot_count(&bs_cpu_next, BS_MAX_LIVE_CPU);
 }
 
 /**

@@ -5,7 +5,10 @@
  */
 #include "internal.h"
 
+#include <linux/irqflags.h>
 #include <linux/minmax.h>
+#include <linux/sched/clock.h>
+#include <linux/timekeeping.h>
 
 static void bs_seq_key(struct seq_file *m, const char *key, const char *val)
 {
@@ -15,6 +18,28 @@ static void bs_seq_key(struct seq_file *m, const char *key, const char *val)
 static void bs_seq_key_u(struct seq_file *m, const char *key, u64 val)
 {
 	seq_printf(m, "# %s: %llu\n", key, val);
+}
+
+/*
+ * The counter, CLOCK_MONOTONIC and local_clock() (printk's timestamps) read
+ * together, with interrupts off, when the summary is read: userspace puts
+ * a time t of clock X on the counter timeline as
+ * sync_counter - (sync_X_ns - t) * freq_hz / 1e9 (core.c).
+ */
+static void bs_summary_sync(struct seq_file *m)
+{
+	unsigned long flags;
+	u64 cyc, mono, local;
+
+	local_irq_save(flags);
+	cyc = bs_read_counter();
+	mono = ktime_get_ns();
+	local = local_clock();
+	local_irq_restore(flags);
+
+	bs_seq_key_u(m, "sync_counter", cyc);
+	bs_seq_key_u(m, "sync_monotonic_ns", mono);
+	bs_seq_key_u(m, "sync_local_clock_ns", local);
 }
 
 static void bs_summary_keys(struct seq_file *m)
@@ -46,11 +71,16 @@ static void bs_summary_keys(struct seq_file *m)
 	bs_seq_key_u(m, "live_initcalls_dropped", bs_live_initcalls_dropped());
 	bs_seq_key_u(m, "live_cpu_sessions", bs_live_nr_cpus());
 	bs_seq_key_u(m, "live_cpu_dropped", bs_live_cpus_dropped());
+	bs_seq_key(m, "probes", bs_probes_state());
+	bs_seq_key_u(m, "live_probes", bs_live_nr_probes());
+	bs_seq_key_u(m, "live_probes_dropped", bs_live_probes_dropped());
 	bs_seq_key_u(m, "marks", bs_nr_marks());
 	bs_seq_key_u(m, "marks_max", BS_MAX_MARKS);
 	bs_seq_key_u(m, "marks_dropped", bs_marks_dropped());
 	bs_seq_key_u(m, "bytes_used",
-		     bs_log_bytes() + bs_live_bytes() + bs_marks_bytes());
+		     bs_log_bytes() + bs_live_bytes() + bs_probes_bytes() +
+		     bs_marks_bytes());
+	bs_summary_sync(m);
 }
 
 static void bs_summary_row(struct seq_file *m, const char *prefix,

@@ -133,6 +133,35 @@ timed "sparse and W=1 on the series" "$S/gates/compile-checks.sh" || [ $? -eq 1 
 	record fail "sparse and W=1" "compile-checks.sh stopped early"
 timed "each patch builds on its own" "$S/gates/bisect-builds.sh" "${full[@]}" ||
 	record fail "bisect builds" "bisect-builds.sh stopped early"
+# check-full: each series alone and all together on every Debian tree of
+# scripts/config/trees (7.2, 7.3, 6.12): applies and builds, or a skip
+# that says why (scripts/config/tree-backports).
+if [ "$BST_TIER" = full ] && [ $# -eq 0 ]; then
+	timed "series on other trees" "$S/gates/tree-builds.sh" ||
+		record fail "series on other trees" "tree-builds.sh stopped early"
+fi
 timed "boots ($(plan_lines "$@" | wc -l))" "$S/boots/run-boots.sh" "$@" ||
 	record fail "boots" "run-boots.sh stopped early"
+# bootreport's split, compare and stats on the dumps this run's boots left
+# (selftests/bootreport/dumps-check): two or more boots of the same kernel.
+dumps_check() {
+	local b dumps=() line why=''
+	for b in bootstamp-full bootreport-repeat1 bootreport-repeat2; do
+		plan_lines "$@" | awk '{ print $1 }' | grep -qx "$b" &&
+			[ -f "$BST_OUT/check/$b/dump/summary" ] && dumps+=("$BST_OUT/check/$b/dump")
+	done
+	if [ ${#dumps[@]} -lt 2 ]; then
+		record skip "bootreport on this run's dumps" \
+			"needs two of the boots bootstamp-full, bootreport-repeat1, bootreport-repeat2 in the run"
+		return 0
+	fi
+	while IFS= read -r line; do
+		case $line in
+		"# "*)     why=${line#\# } ;;
+		"ok "*)    record pass "bootreport dumps: ${line#ok * }"; why='' ;;
+		"not ok "*) record fail "bootreport dumps: ${line#not ok * }" "$why"; why='' ;;
+		esac
+	done < <("$BST_TOP/selftests/bootreport/dumps-check" "${dumps[@]}")
+}
+timed "bootreport on this run's dumps" dumps_check "$@"
 summary

@@ -31,7 +31,7 @@ extract_files "$OUT/results.log" "$OUT/debugfs"
 
 echo
 say "booted: $(grep -m1 'Linux version' "$OUT/console.log" | sed 's/^\[[^]]*\] //')"
-say "series: $(git -C "$BST_SERIES_TREE" log --oneline "$BST_BASE_TAG"..HEAD | wc -l) patches on $BST_BASE_TAG"
+say "series: $(git -C "$BST_SERIES_TREE" log --oneline "$BST_BASE"..HEAD | wc -l) patches ($(series_names | tr "\n" " ")) on $(git -C "$KSRC" rev-parse --short "$BST_BASE")"
 grep -E '^(ok|not ok) ' "$OUT/results.log" | sed 's/^/    /'
 info "kernel console: $(wc -c <"$OUT/console.log") bytes; /init started $(init_start_ms "$OUT/results.log") ms after counter zero (QEMU start)"
 if [ -x "$S/report/bootreport" ] && [ -n "$(ls -A "$OUT/debugfs" 2>/dev/null)" ]; then

@@ -9,9 +9,16 @@ BST_TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 # Everything large lives outside the repository, in one cache directory.
 BST_CACHE=${BST_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/bootstamp}
 BST_OUT=${BST_OUT:-$BST_TOP/out}		# results of the last runs
-BST_DEFAULT_KSRC=$BST_CACHE/src/linux-7.2
+# TREE=NAME picks one of the Debian trees of scripts/config/trees (fetched
+# into the cache); KSRC=/path is any other git tree, left as it is except
+# for the ref and worktrees below.
+TREE=${TREE:-7.2}
+BST_DEFAULT_KSRC=$BST_CACHE/src/linux-$TREE
 KSRC=${KSRC:-$BST_DEFAULT_KSRC}
-BST_BASE_TAG=${BST_BASE_TAG:-bootstamp-base}
+# The commit the series applies to: a ref of its own in KSRC (not a tag or
+# branch, so `git tag`, `git branch` and pushes do not see it), set by
+# scripts/setup/fetch-tree.sh.
+BST_BASE=refs/bootstamp/base
 
 # The series worktree mirrors the base tree's place: src/NAME and
 # build/VARIANT below $BST_CACHE for the base, the same below
@@ -126,25 +133,26 @@ write_expect() {
 		"$(grep -q '^CONFIG_BOOTSTAMP=y' "$bdir/.config" && echo y || echo n)"
 }
 
-# sid_apt DIR: private apt state in DIR for Debian sid (deb and deb-src) on
-# the mirror this machine already uses, as apt itself reports it; /etc/apt
-# and the host's package lists stay untouched. Sets SID_APT, the options to
-# give apt-get and apt-cache, and downloads the indexes.
-sid_apt() {
-	local dir=$1 mirror key=/usr/share/keyrings/debian-archive-keyring.gpg
+# suite_apt DIR SUITE: private apt state in DIR for one Debian suite (deb
+# and deb-src) on the mirror this machine already uses, as apt itself
+# reports it; /etc/apt and the host's package lists stay untouched. Sets
+# SUITE_APT, the options to give apt-get and apt-cache, and downloads the
+# indexes.
+suite_apt() {
+	local dir=$1 suite=$2 mirror key=/usr/share/keyrings/debian-archive-keyring.gpg
 	mirror=$(apt-get indextargets --format '$(REPO_URI) $(LABEL)' |
 		awk '$2 == "Debian" { print $1; exit }')
 	[ -n "$mirror" ] ||
 		die "no Debian mirror in this machine's apt sources (run apt-get update, or pass KSRC=)"
 	mkdir -p "$dir/lists/partial" "$dir/cache/archives/partial" || return
-	printf 'deb [signed-by=%s] %s sid main\ndeb-src [signed-by=%s] %s sid main\n' \
-		"$key" "$mirror" "$key" "$mirror" >"$dir/sid.list" || return
-	SID_APT=(-q -o Dir::Etc::SourceList="$dir/sid.list"
+	printf 'deb [signed-by=%s] %s %s main\ndeb-src [signed-by=%s] %s %s main\n' \
+		"$key" "$mirror" "$suite" "$key" "$mirror" "$suite" >"$dir/$suite.list" || return
+	SUITE_APT=(-q -o Dir::Etc::SourceList="$dir/$suite.list"
 		-o Dir::Etc::SourceParts=/dev/null -o Dir::State::Lists="$dir/lists"
 		-o Dir::Cache="$dir/cache" -o APT::Sandbox::User=root)
-	info "mirror from this machine's apt sources: $mirror (suite sid, private apt state)"
-	apt-get "${SID_APT[@]}" update >"$dir/apt-update.log" 2>&1 ||
-		die "apt-get update for sid failed: see $dir/apt-update.log"
+	info "mirror from this machine's apt sources: $mirror (suite $suite, private apt state)"
+	apt-get "${SUITE_APT[@]}" update >"$dir/apt-update.log" 2>&1 ||
+		die "apt-get update for $suite failed: see $dir/apt-update.log"
 }
 
 need_cmd() {
@@ -163,18 +171,36 @@ record_rows() {
 
 # --- the series ------------------------------------------------------------
 
-# The patch files of the series, in order (the cover letter is not a patch).
+# patches/ holds three independent series, one directory each (boot stamps,
+# PL011 console, SD UHS-I), applied in the order of their names; each is
+# posted on its own, with its own cover letter 0000-cover-letter.patch.
+series_names() {
+	find "$BST_TOP/patches" -mindepth 1 -maxdepth 1 -type d -printf '%f\n' | sort
+}
+
+# check_series NAME: NAME must be one of them (for SERIES=).
+check_series() {
+	series_names | grep -qx -- "$1" ||
+		die "SERIES=$1: not a series of patches/ (one of: $(series_names | tr '\n' ' '))"
+}
+
+# series_patches [NAME...]: the patch files of the named series (default
+# all), in order (a cover letter is not a patch).
 series_patches() {
-	find "$BST_TOP/patches" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' \
-		! -name '0000-cover-letter.patch' | sort
+	local name
+	[ $# -gt 0 ] || set -- $(series_names)
+	for name; do
+		find "$BST_TOP/patches/$name" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' \
+			! -name '0000-cover-letter.patch' | sort
+	done
 }
 
 # Identity of what the series worktree should hold: base commit + patches.
 series_stamp() {
 	local p
 	{
-		git -C "$KSRC" rev-parse "$BST_BASE_TAG^{commit}"
-		series_patches | while read -r p; do cat "$p"; done
+		git -C "$KSRC" rev-parse "$BST_BASE^{commit}"
+		series_patches | while read -r p; do echo "$p"; cat "$p"; done
 	} | sha256sum | cut -d' ' -f1
 }
 
@@ -183,7 +209,7 @@ series_stamp() {
 ensure_worktree() {
 	[ -e "$1/.git" ] && return
 	step "creating worktree $1 (about 20 s)" \
-		git -C "$KSRC" worktree add -q --force --detach "$1" "$BST_BASE_TAG"
+		git -C "$KSRC" worktree add -q --force --detach "$1" "$BST_BASE"
 }
 
 # am_patch PATCH MESSAGE: git am one patch in the current tree; when it does
@@ -203,11 +229,11 @@ write_patches() {
 	git format-patch -q --no-signature --zero-commit -o "$dir" "$@"
 }
 
-# install_patches DIR: replace the numbered patches of patches/ with DIR's.
-# The cover letter is replaced only when DIR has one.
+# install_patches DIR NAME: replace the numbered patches of patches/NAME
+# with DIR's. The cover letter is replaced only when DIR has one.
 install_patches() {
-	series_patches | xargs -r rm -f
-	cp "$1"/*.patch "$BST_TOP/patches/"
+	series_patches "$2" | xargs -r rm -f
+	cp "$1"/*.patch "$BST_TOP/patches/$2/"
 }
 
 # patch_identity FILE: what must survive a round trip of one patch mail:

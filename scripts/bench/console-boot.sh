@@ -22,7 +22,7 @@
 #                      (bst.uart_spin)
 #   g-loglevel1-lines  the same with whole 70-character lines, as the
 #                      unpatched printer thread writes them (bst.uart_spin=70)
-#   h-kthreads         controls: the unpatched tree with patch 6 alone
+#   h-kthreads         controls: the unpatched tree with console patch 1 alone
 #                      (the console registers at probe, as unpatched, but
 #                      its records wait for the printer threads instead of
 #                      being flushed at registration)
@@ -34,7 +34,7 @@
 #                      OS boots: a VT console beside the serial one (with a
 #                      legacy console enabled, printk flushes the nbcon
 #                      console from the printing context once its thread
-#                      runs; before, patch 6 leaves it to the thread)
+#                      runs; before, console patch 1 leaves it to the thread)
 #   m-series-sync      b with printk.boot_async=0: every record printed from
 #                      console_init on, synchronously until the printer
 #                      threads start (early visibility, as earlycon)
@@ -183,7 +183,7 @@ busy="" busy_note=()
 if [[ " ${CONFIGS[*]} " == *" f-loglevel1-busy "* ]]; then
 	busy=$(python3 "$B/stats.py" "$OUT/runs.tsv" --ref f-loglevel1-busy --unit ms)
 	busy_note=(--note "$(printf '%s\n\n%s\n\n%s' '## Against the busy-CPU control (f)' \
-		"Unpatched, a printer thread writes with interrupts off on its CPU (the port lock) until a whole record has drained (6 ms for a 70-character line at 115200 baud), and every boot step that needs all CPUs waits for it. f-loglevel1-busy prints nothing but keeps its CPU that way 16 characters at a time (\`bst.uart_spin\`), g-loglevel1-lines a 70-character line at a time. With the series the printer thread sleeps while the FIFO sends (patches 9-12), so b can be below f:" \
+		"Unpatched, a printer thread writes with interrupts off on its CPU (the port lock) until a whole record has drained (6 ms for a 70-character line at 115200 baud), and every boot step that needs all CPUs waits for it. f-loglevel1-busy prints nothing but keeps its CPU that way 16 characters at a time (\`bst.uart_spin\`), g-loglevel1-lines a 70-character line at a time. With the series the printer thread sleeps while the FIFO sends (console patches 4-7), so b can be below f:" \
 		"$(printf '%s\n%s\n%s' '```' "$busy" '```')")")
 fi
 # Mark the configurations whose console did not work in every boot.

@@ -52,7 +52,7 @@ def main():
             'is mostly opening /dev/console and freeing the init memory: each '
             'acquisition of the port lock waits for what the printer thread is '
             'writing (with the series what the FIFO takes at once, a whole '
-            'record without patches 9-12). "UART line busy": the share of the time '
+            'record without console patches 4-7). "UART line busy": the share of the time '
             'from the first character to late_initcall_sync that the modelled UART '
             'was sending; the series\' printer thread has a backlog all along, so '
             'anything below 100% is line time it lost (earlycon\'s configuration '

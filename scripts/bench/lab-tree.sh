@@ -11,7 +11,7 @@ line=$(awk -v n="$name" '$1 == n' "$BST_TOP/scripts/bench/lab/trees")
 [ -n "$line" ] || die "no lab tree '$name' in scripts/bench/lab/trees"
 read -r _ base patches <<<"$line"
 case $base in
-base)   rev=$(git -C "$KSRC" rev-parse "$BST_BASE_TAG^{commit}") ;;
+base)   rev=$(git -C "$KSRC" rev-parse "$BST_BASE^{commit}") ;;
 series) rev=$(git -C "$BST_SERIES_TREE" rev-parse HEAD) ||
 		die "no series worktree: run 'make series' first" ;;
 *)      die "lab tree $name: unknown base '$base'" ;;

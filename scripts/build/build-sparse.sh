@@ -43,8 +43,8 @@ t0=$(date +%s)
 work=$(mktemp -d "${TMPDIR:-/tmp}/bst-sparse.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 mkdir -p "$work/src"
-step "fetching sid's source index" sid_apt "$work" || die "could not set up apt for sid"
-ver=$(apt-cache "${SID_APT[@]}" showsrc --only-source sparse |
+step "fetching sid's source index" suite_apt "$work" sid || die "could not set up apt for sid"
+ver=$(apt-cache "${SUITE_APT[@]}" showsrc --only-source sparse |
 	awk '/^Version:/ { print $2; exit }')
 [ -n "$ver" ] || die "sid has no source package sparse"
 
@@ -52,7 +52,7 @@ ver=$(apt-cache "${SID_APT[@]}" showsrc --only-source sparse |
 # no dpkg-dev. We build the pristine upstream tarball: Debian's two patches
 # only add --as-needed and hard-code gcc-16, which bookworm does not have.
 fetch() {
-	(cd "$work/src" && apt-get "${SID_APT[@]}" source --download-only sparse) \
+	(cd "$work/src" && apt-get "${SUITE_APT[@]}" source --download-only sparse) \
 		>>"$work/apt.log" 2>&1 &&
 		tar -xzf "$work"/src/sparse_*.orig.tar.gz -C "$work/src"
 }

@@ -24,7 +24,7 @@ tree=$(variant_tree bisect)
 bdir=$(variant_bdir bisect)
 out=$BST_OUT/check/bisect
 mkdir -p "$out"
-mapfile -t commits < <(git -C "$BST_SERIES_TREE" rev-list --reverse "$BST_BASE_TAG"..HEAD)
+mapfile -t commits < <(git -C "$BST_SERIES_TREE" rev-list --reverse "$BST_BASE"..HEAD)
 n=${#commits[@]}
 [ "$n" -gt 1 ] || { record skip "bisect: each patch builds" "the series has $n patch"; exit 0; }
 ensure_worktree "$tree" || exit

@@ -18,7 +18,7 @@
 
 : "${BST_RESULTS:?compile-checks.sh records into BST_RESULTS}"
 variant=${1:-series}
-revs=${2:-$BST_BASE_TAG..HEAD}
+revs=${2:-$BST_BASE..HEAD}
 label=${3:-series}
 tree=$(variant_tree "$variant")
 top=$BST_OUT/check/compile-checks

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # SPDX-License-Identifier: GPL-2.0
 # docs-checks.sh: the documentation gates, one result each.
+#  - numbers and names the docs state that the tree can tell
+#    (scripts/gates/docs-numbers.py), its unit tests, and those of the
+#    files the guides install (module/systemd/tests);
 #  - kernel-doc -Wall on every .c/.h file the series adds or changes: no
 #    warning the base tree's version of the file does not have; module/
 #    sources: no warning at all;
@@ -14,6 +17,37 @@
 out=$BST_OUT/check/docs
 rm -rf "$out"
 mkdir -p "$out"
+
+# What README.md, make help and Documentation/ state that the tree can tell
+# (how many patches, series, variants and benchmark configurations; make's
+# targets and variables; the last line of make check), one result each,
+# naming FILE:LINE, the stated and the real value (docs-numbers.py). These
+# and the next need no kernel tree.
+python3 "$BST_TOP/scripts/gates/docs-numbers.py" "$BST_TOP" >"$out/numbers.tsv" ||
+	record fail "docs numbers" "scripts/gates/docs-numbers.py failed"
+record_rows <"$out/numbers.tsv"
+
+# Unit tests, one result each, of the gate above (scripts/gates/tests) and
+# of the files the guides install (module/systemd/tests: bootstamp-dump
+# against a fake debugfs directory, the units' commands, systemd-analyze
+# verify and shellcheck, skipped where missing).
+unit_tests() {
+	local label=$1 dir=$2 name rest status n=0
+	while read -r name rest; do
+		n=$((n + 1))
+		case $rest in
+		*"... ok")        status=pass ;;
+		*"... skipped"*)  status=skip ;;
+		*)                status=fail ;;
+		esac
+		record "$status" "$label: $name" "${rest##*... }"
+	done < <(python3 -m unittest discover -s "$dir" -v 2>&1 |
+		 grep -E '^test_\S+ \(.*\) \.\.\. ')
+	[ "$n" -gt 0 ] || record fail "$label: unit tests" "no test ran in $dir (import error?)"
+}
+unit_tests "docs numbers" "$BST_TOP/scripts/gates/tests"
+unit_tests "module/systemd" "$BST_TOP/module/systemd/tests"
+
 kdoc=$BST_SERIES_TREE/scripts/kernel-doc
 
 # kdoc_warnings TREE FILE: kernel-doc's complaints, without line numbers.
@@ -23,7 +57,7 @@ kdoc_warnings() {
 }
 
 mapfile -t files < <(git -C "$BST_SERIES_TREE" diff --name-only --diff-filter=AM \
-	"$BST_BASE_TAG"..HEAD -- '*.c' '*.h')
+	"$BST_BASE"..HEAD -- '*.c' '*.h')
 for f in "${files[@]}"; do
 	record_clean "kernel-doc -Wall: $f: no new warnings" \
 		"$(comm -13 <(kdoc_warnings "$KSRC" "$f") <(kdoc_warnings "$BST_SERIES_TREE" "$f"))"
@@ -55,7 +89,7 @@ fi
 
 # htmldocs for what the series changes below Documentation/ (a directory with
 # an index.rst, as SPHINXDIRS wants), compared with the base tree.
-mapfile -t dirs < <(git -C "$BST_SERIES_TREE" diff --name-only "$BST_BASE_TAG"..HEAD -- Documentation |
+mapfile -t dirs < <(git -C "$BST_SERIES_TREE" diff --name-only "$BST_BASE"..HEAD -- Documentation |
 	while read -r f; do
 		d=$(dirname "$f")
 		while [ "$d" != Documentation ] && [ ! -f "$BST_SERIES_TREE/$d/index.rst" ]; do

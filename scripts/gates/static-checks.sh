@@ -43,7 +43,7 @@ check_one() {
 
 shopt -s nullglob
 while read -r p; do
-	check_one "patches/$(basename "$p")" "$p"
+	check_one "${p#$BST_TOP/}" "$p"
 done < <(series_patches)
 for f in "$BST_TOP"/module/*.[ch]; do
 	check_one "module/$(basename "$f")" --no-tree -f "$f"

@@ -2,13 +2,13 @@
 # SPDX-License-Identifier: GPL-2.0
 """The cover letter of patches/ and b4 0.12's cover commit, both ways.
 
-patches/0000-cover-letter.patch is a mail: Subject "[PATCH RFC v2 0/5] title",
+patches/SERIES/0000-cover-letter.patch is a mail: Subject "[PATCH RFC v2 0/5] title",
 the text, then "---", shortlog, diffstat and "change-id: ...". b4 keeps the
 same cover as an empty commit whose message ends with a JSON tracking block.
 
   cover.py commit-message COVER     the b4 cover commit message for COVER
   cover.py from-b4 B4COVER          B4COVER (b4 prep -p output) as the repo
-                                    keeps it: no date, message id or base
+                                    keeps it: no date or message id
   cover.py identity COVER           what a round trip must keep
 """
 import email
@@ -62,7 +62,7 @@ def from_b4(path):
         lines = f.read().split('\n')
     out.append('From 0000000000000000000000000000000000000000 Mon Sep 17 00:00:00 2001')
     for line in lines[1:]:
-        if re.match(r'(Date|Message-Id): ', line) or line.startswith('base-commit: '):
+        if re.match(r'(Date|Message-Id): ', line):
             continue
         out.append(line)
     return '\n'.join(out)

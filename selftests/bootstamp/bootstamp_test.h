@@ -35,7 +35,7 @@
 
 /* The files that can be read; "mark" is write-only. */
 static const char *const bst_read_files[] = {
-	"summary", "initcalls", "cpus", "trace.json", "bootgraph",
+	"summary", "initcalls", "cpus", "trace.json", "bootgraph", "probes",
 };
 
 #define BST_ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))

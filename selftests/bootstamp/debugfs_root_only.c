@@ -29,7 +29,8 @@ static const struct bst_file files[] = {
 	{ "cpus",	0400,	O_RDONLY },
 	{ "trace.json",	0400,	O_RDONLY },
 	{ "bootgraph",	0400,	O_RDONLY },
-	{ "mark",	0200,	O_WRONLY },
+	{ "probes",	0400,	O_RDONLY },
+	{ "mark",	0200,	O_WRONLY },	/* last: see main() */
 };
 
 #define NFILES	BST_ARRAY_SIZE(files)

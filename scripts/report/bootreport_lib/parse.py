@@ -21,6 +21,11 @@ CPU_POINTS = ["requested", "entry", "start_kernel", "online", "active",
               "finished"]
 CPU_COLUMNS = (["cpu", "source"] + [p + "_ns" for p in CPU_POINTS] +
                ["ret", "entry_counter"])
+PROBE_COLUMNS = ["device", "driver", "bus", "start_ns", "duration_ns", "ret",
+                 "async", "cpu", "pid"]
+# Clocks a summary can tie to the counter ("# sync_<clock>_ns: N", read
+# together with "# sync_counter: N").
+SYNC_CLOCKS = ("monotonic", "local_clock")
 
 _KEY_RE = re.compile(r"^#\s*([A-Za-z0-9_]+):\s*(.*?)\s*$")
 
@@ -130,6 +135,18 @@ def parse_cpus(path, text=None):
     return t
 
 
+def parse_probes(path, text=None):
+    t = parse_table(path, PROBE_COLUMNS,
+                    ["start_ns", "duration_ns", "ret", "cpu", "pid"], text)
+    for i, row in enumerate(t.rows):
+        if row["async"] not in ("yes", "no", "-"):
+            raise InputError(path, None, "row %d: async %r is neither yes "
+                             "nor no" % (i + 1, row["async"]))
+        # duration_ns and ret are "-" while the probe runs.
+        row["source"] = "probes"
+    return t
+
+
 def parse_trace(path, text=None):
     """Load and check trace.json; returns the decoded object."""
     if text is None:
@@ -170,6 +187,53 @@ class Dump:
         self.trace = parse_trace(p("trace.json")) \
             if "trace.json" in need else None
         self.trace_path = p("trace.json")
+        # Optional: written by newer modules only.
+        self.probes = parse_probes(p("probes")) \
+            if os.path.exists(p("probes")) else None
+
+    def milestone(self, name):
+        """The summary row of @name, or None."""
+        for r in self.summary.rows if self.summary else []:
+            if r["milestone"] == name:
+                return r
+        return None
+
+    def has_sync(self, clock):
+        m = self.meta
+        return "sync_counter" in m and ("sync_%s_ns" % clock) in m
+
+    def clock_to_base(self, clock, t_ns):
+        """Place time @t_ns of @clock ("monotonic", "local_clock") on the
+        dump's time base: through the sync keys of the summary, to counter
+        ticks, then to ns since counter zero or kernel entry like the rows.
+        """
+        m = self.meta
+        where = os.path.join(self.dir, "summary")
+        if not self.has_sync(clock):
+            raise InputError(where, None, "no '# sync_counter' and '# sync_%s_ns'"
+                             " keys: this module version cannot place %s times "
+                             "on the counter timeline (update the module)" %
+                             (clock, clock))
+        try:
+            sc = int(m["sync_counter"])
+            sx = int(m["sync_%s_ns" % clock])
+            freq = int(m["freq_hz"])
+            mult, div = (int(v) for v in m.get("ns_per_tick", "0/1")
+                         .split("/"))
+        except (KeyError, ValueError):
+            raise InputError(where, None, "bad sync_counter, sync_%s_ns, "
+                             "freq_hz or ns_per_tick" % clock) from None
+        ticks = sc - (sx - t_ns) * freq / 1e9
+        ns = ticks * mult / div if mult and div else ticks * 1e9 / freq
+        return int(round(ns)) - self.base_offset_ns()
+
+    def base_offset_ns(self):
+        """since_cnt0_ns of the dump's time base."""
+        if self.meta.get("time_base") == "kernel_entry":
+            r = self.milestone("kernel_entry")
+            if r and r["since_cnt0_ns"] is not None:
+                return r["since_cnt0_ns"]
+        return 0
 
     @property
     def meta(self):

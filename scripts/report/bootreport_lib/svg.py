@@ -49,6 +49,9 @@ def render(dump, label_top=15, everything=False):
     stones = [(r["milestone"], milestone_time(meta, r))
               for r in dump.summary.rows]
     stones = [(n, t) for n, t in stones if t is not None]
+    # systemd's boot events (--journal), on the same time base.
+    events = [(e["message"], e["t_ns"]) for e in
+              getattr(dump, "journal", None) or []]
     hidden = 0
     end = dict(stones).get("init_exec")
     if end is not None and not everything:
@@ -58,11 +61,12 @@ def render(dump, label_top=15, everything=False):
                                          if r[p + "_ns"] is not None)
                   <= limit]
         keep_s = [(n, t) for n, t in stones if t <= limit]
+        keep_e = [(n, t) for n, t in events if t <= limit]
         hidden = len(calls) - len(keep_c) + len(cpus) - len(keep_r) + \
-            len(stones) - len(keep_s)
-        calls, cpus, stones = keep_c, keep_r, keep_s
+            len(stones) - len(keep_s) + len(events) - len(keep_e)
+        calls, cpus, stones, events = keep_c, keep_r, keep_s, keep_e
 
-    times = [t for _, t in stones]
+    times = [t for _, t in stones] + [t for _, t in events]
     for c in calls:
         if c["start_ns"] is not None:
             times += [c["start_ns"], c["start_ns"] + c["duration_ns"]]
@@ -178,5 +182,19 @@ def render(dump, label_top=15, everything=False):
         o.append('<text x="%.1f" y="%d" fill="#c00" font-size="10" '
                  'transform="rotate(-45 %.1f %d)">%s</text>' % (
                      tx, TOP - 14, tx, TOP - 14, escape(", ".join(names))))
+    # Journal events: green lines, labelled when they are targets or the
+    # end of startup (the many "Started" units only carry a tooltip).
+    last_x = None
+    for name, t in events:
+        tx = x(t)
+        o.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" stroke="#2a2" '
+                 'stroke-dasharray="2,3"><title>%s</title></line>' % (
+                     tx, TOP - 10, tx, axis_y, escape(name)))
+        if not name.startswith("Started ") and (last_x is None or
+                                                tx - last_x >= 10):
+            o.append('<text x="%.1f" y="%d" fill="#2a2" font-size="9" '
+                     'transform="rotate(-45 %.1f %d)">%s</text>' % (
+                         tx, axis_y - 4, tx, axis_y - 4, escape(name[:40])))
+            last_x = tx
     o.append("</svg>")
     return "\n".join(o) + "\n"

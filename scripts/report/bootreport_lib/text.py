@@ -1,5 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Terminal report: milestones, slowest initcalls, CPU bring-up."""
+"""Terminal reports: one dump (split, milestones, slowest initcalls and
+probes, CPU bring-up, journal events), compare and stats."""
+
+from . import analysis
+from .sources import EPROBE_DEFER
 
 BLOCKS = " ▏▎▍▌▋▊▉█"
 
@@ -35,9 +39,14 @@ def _freq(hz):
     return "%g MHz" % (hz / 1e6) if hz >= 1000000 else "%d Hz" % hz
 
 
-def render(dump, top=10, width=24):
+def split_lines(sp):
+    return [sp.line()] + ["  (%s)" % n for n in sp.notes()]
+
+
+def render(dump, top=10, width=24, userspace_end=None):
     out = []
     meta = dump.meta
+    out += split_lines(analysis.Split(dump, userspace_end))
     out.append("bootstamp: %s mode, %s at %s, times in ms since %s" % (
         meta.get("mode", "?"), meta.get("counter", "?"),
         _freq(meta.get("freq_hz")),
@@ -46,7 +55,7 @@ def render(dump, top=10, width=24):
     if meta.get("log") not in (None, "complete", "absent"):
         notes.append("boot log still %s" % meta.get("log"))
     for key in ("log_dropped", "live_initcalls_dropped", "live_cpu_dropped",
-                "marks_dropped"):
+                "live_probes_dropped", "marks_dropped"):
         if meta.get(key, "0") not in ("0", ""):
             notes.append("%s=%s" % (key, meta[key]))
     if meta.get("live", "on") != "on":
@@ -89,6 +98,15 @@ def render(dump, top=10, width=24):
     else:
         out.append("Initcalls: none recorded")
 
+    probes = analysis.probe_rows(dump)
+    if probes:
+        out.append("")
+        out += render_probes(probes, top, width)
+    running = getattr(dump, "probes_running", None) or []
+    if running:
+        out.append("  still probing when the file was read: " + ", ".join(
+            r["device"] for r in running))
+
     out.append("")
     cpus = dump.cpus.rows if dump.cpus else []
     if cpus:
@@ -108,4 +126,157 @@ def render(dump, top=10, width=24):
                 ms(total), "  ret %d" % r["ret"] if r["ret"] else ""))
     else:
         out.append("CPU bring-up: none recorded")
+    journal = getattr(dump, "journal", None)
+    if journal is not None:
+        out.append("")
+        out += render_journal(journal, dump)
+    return "\n".join(line.rstrip() for line in out) + "\n"
+
+
+def render_probes(probes, top, width):
+    """The longest probes, deferred attempts per device, async marked."""
+    out = []
+    slow = sorted(probes, key=lambda r: -r["duration_ns"])[:top]
+    total = sum(r["duration_ns"] for r in probes)
+    srcs = sorted({r.get("source", "probes") for r in probes})
+    out.append("Top %d of %d probes by duration (%s ms in all; from %s)" % (
+        len(slow), len(probes), ms(total, 0), " and ".join(srcs)))
+    dev_w = max(len(r["device"]) for r in slow)
+    scale = slow[0]["duration_ns"] or 1
+    for r in slow:
+        tags = []
+        if r["driver"] != "-":
+            tags.append(r["driver"])
+        if r["async"] == "yes":
+            tags.append("async")
+        if r["ret"] == EPROBE_DEFER:
+            tags.append("deferred")
+        elif r["ret"]:
+            tags.append("ret %d" % r["ret"])
+        out.append("  %s  %-*s  %-*s  %s" % (
+            ms(r["duration_ns"], 9), width, bar(r["duration_ns"], scale,
+                                                width),
+            dev_w, r["device"], "[%s]" % ", ".join(tags) if tags else ""))
+    deferred = {}
+    for r in probes:
+        if r["ret"] == EPROBE_DEFER:
+            deferred[r["device"]] = deferred.get(r["device"], 0) + 1
+    if deferred:
+        out.append("  deferred probe attempts (-EPROBE_DEFER): " + ", ".join(
+            "%s %d" % (d, n) for d, n in sorted(
+                deferred.items(), key=lambda x: (-x[1], x[0]))))
+    nasync = sum(r["async"] == "yes" for r in probes)
+    if nasync:
+        out.append("  %d of %d probes ran asynchronously" % (nasync,
+                                                          len(probes)))
+    return out
+
+
+def render_journal(journal, dump, limit=25):
+    """systemd's boot events on the dump's time base."""
+    base = dump.meta.get("time_base", "?").replace("_", " ")
+    if not journal:
+        return ["Journal: no Started/Reached target/Startup finished entry"]
+    out = ["Journal (%d boot events, ms since %s)" % (len(journal), base)]
+    keep = [e for e in journal if not e["message"].startswith("Started ")]
+    started = [e for e in journal if e["message"].startswith("Started ")]
+    room = max(limit - len(keep), 0)
+    shown = sorted(keep + started[:room], key=lambda e: e["t_ns"])
+    for e in shown:
+        out.append("  %s  %s" % (ms(e["t_ns"], 10), e["message"]))
+    if len(shown) < len(journal):
+        out.append("  (%d more \"Started\" entries; --csv lists them all)"
+                   % (len(journal) - len(shown)))
+    return out
+
+
+def _ms(ns):
+    return "-" if ns is None else "%.3f" % (ns / 1e6)
+
+
+def _ratio(r):
+    return "" if r is None else "%.2fx" % r
+
+
+def render_compare(cmp, top=10):
+    out = ["bootreport compare: A = %s, B = %s (ms)" % (cmp.a.dir, cmp.b.dir)]
+    out += ["  note: " + n for n in cmp.notes()]
+    out.append("A: " + cmp.split_a.line())
+    out.append("B: " + cmp.split_b.line())
+    out.append("")
+    out += cmp.headline() or ["(no split phase in both dumps)"]
+    titles = {"milestone": "Milestones", "phase": "Split phases",
+              "initcall": "Initcalls", "probe": "Probes"}
+    for kind in analysis.KINDS:
+        rows = [r for r in cmp.of(kind) if r["diff"] is not None]
+        if not rows:
+            continue
+        shown = rows if kind == "phase" else rows[:top]
+        out.append("")
+        out.append("%s by largest difference (%d of %d in both)" % (
+            titles[kind], len(shown), len(rows)))
+        name_w = max(len(analysis.label(kind, r["key"])) for r in shown)
+        out.append("  %-*s %12s %12s %12s %7s" % (name_w, "item", "A", "B",
+                                                 "B-A", "B/A"))
+        for r in shown:
+            out.append("  %-*s %12s %12s %12s %7s" % (
+                name_w, analysis.label(kind, r["key"]), _ms(r["a"]),
+                _ms(r["b"]), "%+.3f" % (r["diff"] / 1e6),
+                _ratio(r["ratio"])))
+    for side, which in (("A", "a"), ("B", "b")):
+        only = [r for r in cmp.rows if r["diff"] is None and
+                r[which] is not None]
+        if only:
+            out.append("")
+            out.append("Only in %s (%d):" % (side, len(only)))
+            for r in only[:top * 2]:
+                out.append("  %-9s %s  %s ms" % (
+                    r["kind"], analysis.label(r["kind"], r["key"]),
+                    _ms(r[which])))
+            if len(only) > top * 2:
+                out.append("  ... %d more (--csv lists all)" % (
+                    len(only) - top * 2))
+    return "\n".join(line.rstrip() for line in out) + "\n"
+
+
+def render_stats(st, top=10):
+    n = len(st.dumps)
+    out = ["bootreport stats: %d dumps (ms; spread = interquartile range "
+           "from 4 values, else max-min)" % n]
+    if st.col == "since_cnt0_ns":
+        out.append("  note: milestones since counter zero (not every dump "
+                   "counts from kernel entry)")
+    titles = {"milestone": "Milestones", "phase": "Split phases",
+              "initcall": "Initcalls by median duration",
+              "probe": "Probes by median duration"}
+    for kind in analysis.KINDS:
+        rows = st.of(kind, least=2)
+        if not rows:
+            continue
+        total = len(rows)
+        if kind in ("initcall", "probe"):
+            rows = rows[:top]
+        out.append("")
+        out.append("%s (%d of %d in 2 or more dumps)" % (
+            titles[kind], len(rows), total))
+        name_w = max(len(analysis.label(kind, r["key"])) for r in rows)
+        out.append("  %-*s %3s %11s %11s %11s %11s" % (
+            name_w, "item", "n", "median", "min", "max", "spread"))
+        for r in rows:
+            out.append("  %-*s %3d %11s %11s %11s %11s %s" % (
+                name_w, analysis.label(kind, r["key"]), r["n"],
+                _ms(r["median"]), _ms(r["min"]), _ms(r["max"]),
+                _ms(r["spread"]), r["how"]))
+    miss = st.missing()
+    if miss:
+        out.append("")
+        out.append("Missing in some dumps (%d items):" % len(miss))
+        for r in miss[:top * 2]:
+            out.append("  %-9s %s: in %d of %d, not in %s" % (
+                r["kind"], analysis.label(r["kind"], r["key"]), r["n"], n,
+                ", ".join(r["missing"][:3]) +
+                (" ..." if len(r["missing"]) > 3 else "")))
+        if len(miss) > top * 2:
+            out.append("  ... %d more (--csv lists all)" % (
+                len(miss) - top * 2))
     return "\n".join(line.rstrip() for line in out) + "\n"

@@ -6,6 +6,11 @@ live-only mode, after loading bs_hello.ko and bs_fail.ko and cycling CPUs
 2 and 3 offline and online.
 samples/full: dump of the module in full mode, reading a hand-written log
 that follows <linux/bootstamp.h> (62.5 MHz counter, entry at 312 ms).
+samples/full-probes: the same with hand-written sync keys (counter tick
+118000000 = CLOCK_MONOTONIC 1.558 s = local_clock 1.57188 s, so monotonic
+t is t + 18 ms since kernel entry and local_clock t is t + 4.12 ms) and a
+probes file; samples/dmesg.txt and samples/journal.json: a kernel log with
+initcall_debug probe lines and journalctl -b -o json of that boot.
 
 Run: python3 -m unittest discover -s scripts/report/tests
 """
@@ -22,10 +27,13 @@ from contextlib import redirect_stderr, redirect_stdout
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
 
-from bootreport_lib import parse, svg, text  # noqa: E402
+from bootreport_lib import analysis, parse, sources, svg, text  # noqa: E402
 
 LIVE = os.path.join(HERE, "samples", "live")
 FULL = os.path.join(HERE, "samples", "full")
+PROBES = os.path.join(HERE, "samples", "full-probes")
+DMESG = os.path.join(HERE, "samples", "dmesg.txt")
+JOURNAL = os.path.join(HERE, "samples", "journal.json")
 
 
 def run(argv):
@@ -187,6 +195,300 @@ class Render(unittest.TestCase):
             with open(j, encoding="utf-8") as f:
                 self.assertIn("traceEvents", json.load(f))
             ET.parse(s)
+
+
+
+def csv_of(out):
+    import csv
+    return list(csv.DictReader(io.StringIO(out)))
+
+
+def make_dump(root, name, durations=None, drop=(), summary_edit=None):
+    """A copy of samples/full with initcall durations replaced, initcalls
+    dropped (by symbol) or the summary edited; returns its path."""
+    import shutil
+    d = os.path.join(root, name)
+    shutil.copytree(FULL, d)
+    p = os.path.join(d, "initcalls")
+    out = []
+    with open(p, encoding="utf-8") as f:
+        for line in f:
+            fields = line.split()
+            if not line.startswith("#") and fields:
+                if fields[1] in drop:
+                    continue
+                if durations and fields[1] in durations:
+                    fields[4] = str(durations[fields[1]])
+                    line = " ".join(fields) + "\n"
+            out.append(line)
+    with open(p, "w", encoding="utf-8") as f:
+        f.writelines(out)
+    if summary_edit:
+        p = os.path.join(d, "summary")
+        with open(p, encoding="utf-8") as f:
+            t = summary_edit(f.read())
+        with open(p, "w", encoding="utf-8") as f:
+            f.write(t)
+    return d
+
+
+def move_init_exec(ns_since_entry):
+    """Summary edit: init_exec at @ns_since_entry (counter 16 ns ticks)."""
+    def edit(t):
+        old = "init_exec 24206250 387300000 75300000 1200000"
+        assert old in t
+        cnt = (312000000 + ns_since_entry) // 16
+        return t.replace(old, "init_exec %d %d %d 1200000" % (
+            cnt, 312000000 + ns_since_entry, ns_since_entry))
+    return edit
+
+
+class Split(unittest.TestCase):
+    def test_full_sample(self):
+        sp = analysis.Split(parse.Dump(FULL))
+        # 312 ms to entry, init_exec 75.3 ms later, userspace-ready at
+        # 1888.062912 ms since counter zero.
+        self.assertEqual([(lab, ns) for lab, ns, _ in sp.parts],
+                         [("firmware", 312000000), ("kernel", 75300000),
+                          ("userspace", 1888062912 - 387300000)])
+        self.assertEqual(sp.total, 1888062912)
+        self.assertEqual(sp.line(), "Startup finished in 0.312s (firmware) "
+                         "+ 0.075s (kernel) + 1.501s (userspace) = 1.888s")
+
+    def test_report_starts_with_split(self):
+        status, out, _ = run([FULL])
+        self.assertEqual(status, 0)
+        self.assertTrue(out.startswith("Startup finished in 0.312s"))
+
+    def test_other_end_mark(self):
+        status, out, _ = run(["split", FULL, "--userspace-end",
+                              "mark:userspace-ready"])
+        self.assertEqual(status, 0)
+        self.assertIn("1.501s (userspace)", out)
+        status, _, err = run(["split", FULL, "--userspace-end", "nope"])
+        self.assertEqual(status, 2)
+        self.assertIn("no milestone or mark 'nope'", err)
+
+    def test_live_only_has_no_firmware_kernel_split(self):
+        sp = analysis.Split(parse.Dump(LIVE))
+        self.assertEqual(sp.parts, [])
+        self.assertIn("firmware and kernel cannot be told apart",
+                      " ".join(sp.notes()))
+        sp = analysis.Split(parse.Dump(LIVE), "init-started")
+        self.assertEqual([(lab, ns) for lab, ns, _ in sp.parts],
+                         [("firmware+kernel+userspace", 1362401744)])
+
+    def test_no_mark_says_how(self):
+        with tempfile.TemporaryDirectory() as root:
+            d = make_dump(root, "nomark", summary_edit=lambda t: t.replace(
+                "mark:userspace-ready", "mark:other"))
+            status, out, _ = run(["split", d])
+        self.assertEqual(status, 0)
+        self.assertIn("+ 0.075s (kernel) = 0.387s", out)
+        self.assertIn("--userspace-end NAME", out)
+
+    def test_csv_parts_add_up(self):
+        status, out, _ = run(["split", "--csv", FULL])
+        rows = {r["phase"]: int(r["duration_ns"]) for r in csv_of(out)}
+        self.assertEqual(rows["firmware"] + rows["kernel"] +
+                         rows["userspace"], rows["total"])
+        self.assertEqual(rows["total"], 1888062912)
+
+
+class Compare(unittest.TestCase):
+    def test_same_dump_no_difference(self):
+        status, out, _ = run(["compare", "--csv", FULL, FULL])
+        self.assertEqual(status, 0)
+        rows = csv_of(out)
+        self.assertEqual(len(rows), 18 + 4 + 8)     # milestones, phases,
+        for r in rows:                              # initcalls
+            self.assertEqual(r["diff_ns"], "0")
+
+    def test_differences_sorted_and_one_sided(self):
+        with tempfile.TemporaryDirectory() as root:
+            b = make_dump(root, "b", durations={"mmc_blk_init": 2250000,
+                                                "inet_init": 3000000},
+                          drop=("gic_init",),
+                          summary_edit=move_init_exec(65300000))
+            status, out, _ = run(["compare", "--csv", FULL, b])
+            self.assertEqual(status, 0)
+            rows = csv_of(out)
+            ic = [r for r in rows if r["kind"] == "initcall"]
+            self.assertEqual(ic[0]["name"], "mmc_blk_init")
+            self.assertEqual(int(ic[0]["diff_ns"]), -10000000)
+            self.assertEqual(ic[0]["ratio"], str(round(2250000 / 12250000, 4)))
+            self.assertEqual(ic[1]["name"], "inet_init")
+            self.assertEqual(int(ic[1]["diff_ns"]), 100000)
+            gic = [r for r in ic if r["name"] == "gic_init"][0]
+            self.assertEqual((gic["a_ns"], gic["b_ns"], gic["diff_ns"]),
+                             ("180000", "", ""))
+            status, out, _ = run(["compare", FULL, b])
+        self.assertIn("kernel: 75.3 ms -> 65.3 ms (-10.0 ms, 0.87x)", out)
+        self.assertIn("userspace: 1500.8 ms -> 1510.8 ms (+10.0 ms, 1.01x)",
+                      out)
+        self.assertIn("Only in A (1):", out)
+        self.assertIn("gic_init [postcore]", out)
+
+    def test_refuses_non_dump(self):
+        with tempfile.TemporaryDirectory() as d:
+            status, _, err = run(["compare", FULL, d])
+        self.assertEqual(status, 2)
+        self.assertIn("summary: missing", err)
+
+    def test_probes_compared(self):
+        status, out, _ = run(["compare", "--csv", FULL, PROBES])
+        rows = [r for r in csv_of(out) if r["kind"] == "probe"]
+        mmc = [r for r in rows if r["name"] == "fe340000.mmc"][0]
+        # Three attempts added up, only in B.
+        self.assertEqual((mmc["a_ns"], mmc["b_ns"], mmc["module"]),
+                         ("", "8750000", "sdhci-iproc"))
+
+
+class Stats(unittest.TestCase):
+    def test_median_min_max_range(self):
+        with tempfile.TemporaryDirectory() as root:
+            dirs = [make_dump(root, "b%d" % i,
+                              durations={"mmc_blk_init": v},
+                              summary_edit=move_init_exec(k))
+                    for i, (v, k) in enumerate([(30000000, 80000000),
+                                                (10000000, 70000000),
+                                                (20000000, 90000000)])]
+            status, out, _ = run(["stats", "--csv"] + dirs)
+            self.assertEqual(status, 0)
+            rows = {(r["kind"], r["name"]): r for r in csv_of(out)}
+            r = rows[("initcall", "mmc_blk_init")]
+            self.assertEqual((r["n"], r["median_ns"], r["min_ns"],
+                              r["max_ns"], r["spread_ns"], r["spread"]),
+                             ("3", "20000000", "10000000", "30000000",
+                              "20000000", "range"))
+            k = rows[("phase", "kernel")]
+            self.assertEqual(k["median_ns"], "80000000")
+            status, out, _ = run(["stats"] + dirs)
+        self.assertIn("Split phases", out)
+        self.assertRegex(out, r"mmc_blk_init \[device\]\s+3\s+20\.000\s+"
+                         r"10\.000\s+30\.000\s+20\.000 range")
+
+    def test_iqr_and_missing(self):
+        with tempfile.TemporaryDirectory() as root:
+            dirs = [make_dump(root, "b%d" % v, durations={"inet_init": v},
+                              drop=("psci_init",) if v == 40 else ())
+                    for v in (10, 20, 30, 40)]
+            status, out, _ = run(["stats", "--csv"] + dirs)
+            rows = {(r["kind"], r["name"]): r for r in csv_of(out)}
+            r = rows[("initcall", "inet_init")]
+            # Inclusive quartiles of 10 20 30 40: 17.5 and 32.5.
+            self.assertEqual((r["median_ns"], r["spread_ns"], r["spread"]),
+                             ("25", "15", "iqr"))
+            p = rows[("initcall", "psci_init")]
+            self.assertEqual((p["n"], p["missing_in"]), ("3", "1"))
+            status, out, _ = run(["stats"] + dirs)
+        self.assertIn("Missing in some dumps (1 items):", out)
+        self.assertIn("psci_init [early]: in 3 of 4, not in", out)
+
+    def test_needs_two(self):
+        with self.assertRaises(SystemExit):
+            with redirect_stderr(io.StringIO()):
+                run(["stats", FULL])
+
+
+class Probes(unittest.TestCase):
+    def test_probes_file(self):
+        d = parse.Dump(PROBES)
+        self.assertEqual(len(d.probes.rows), 7)
+        sources.attach_probes(d)
+        out = text.render(d, top=3)
+        self.assertIn("still probing when the file was read: fe3b0000.pcie",
+                      out)
+        self.assertIn("Top 3 of 6 probes by duration (17.150 ms in all", out)
+        self.assertIn("fe340000.mmc   [sdhci-iproc, async]", out)
+        self.assertIn("deferred probe attempts (-EPROBE_DEFER): "
+                      "fe340000.mmc 2", out)
+
+    def test_dmesg_formats(self):
+        rows = sources.parse_dmesg(DMESG)
+        self.assertEqual(rows, [
+            (35180000, "9000000.pl011", 0, 4400000),
+            (37130000, "fe340000.mmc", -517, 250000),    # dd.c prints +517
+            (40000000, "3f00b880.mailbox", 0, 1234000),
+            (45880000, "soc:firmware", 0, 120000),       # /dev/kmsg
+            (66680000, "mmc0:0001", 0, 2500000)])        # caller id
+
+    def test_dmesg_placed_and_merged(self):
+        d = parse.Dump(PROBES)
+        rows = sources.attach_probes(d, DMESG)
+        # Three log probes are rows of the probes file already.
+        self.assertEqual(len(rows), 8)
+        extra = [r for r in rows if r["source"] == "dmesg"]
+        # local_clock 40 ms = 44.12 ms since entry, minus 1.234 ms.
+        self.assertEqual([(r["device"], r["start_ns"]) for r in extra],
+                         [("3f00b880.mailbox", 42886000),
+                          ("soc:firmware", 49880000)])
+
+    def test_sync_needed(self):
+        status, _, err = run([FULL, "--dmesg", DMESG])
+        self.assertEqual(status, 2)
+        self.assertIn("sync_counter", err)
+        status, _, err = run([FULL, "--journal", JOURNAL])
+        self.assertEqual(status, 2)
+        self.assertIn("sync_monotonic_ns", err)
+
+    def test_not_a_log(self):
+        status, _, err = run([PROBES, "--dmesg", os.path.join(PROBES,
+                                                              "summary")])
+        self.assertEqual(status, 2)
+        self.assertIn("no timestamped kernel log line", err)
+
+
+class Journal(unittest.TestCase):
+    def test_events_placed(self):
+        d = parse.Dump(PROBES)
+        evs = sources.journal_events(d, JOURNAL)
+        self.assertEqual([e["t_ns"] for e in evs],
+                         [1418000000, 1468000000, 1518000000, 1558000000,
+                          1568000000])
+        self.assertEqual(evs[1]["message"],      # MESSAGE as a byte array
+                         "Started ssh.service - OpenBSD Secure Shell server.")
+        self.assertTrue(evs[-1]["message"].startswith("Startup finished"))
+
+    def test_text_svg_json_csv(self):
+        status, out, _ = run([PROBES, "--journal", JOURNAL])
+        self.assertEqual(status, 0)
+        self.assertIn("Journal (5 boot events, ms since kernel entry)", out)
+        self.assertIn("  1558.000  Reached target multi-user.target", out)
+        with tempfile.TemporaryDirectory() as t:
+            s, j = os.path.join(t, "a.svg"), os.path.join(t, "a.json")
+            status, _, _ = run([PROBES, "--journal", JOURNAL, "--svg-all",
+                                "--svg", s, "--json", j])
+            self.assertEqual(status, 0)
+            with open(s, encoding="utf-8") as f:
+                svg_text = f.read()
+            ET.fromstring(svg_text)
+            self.assertIn("Reached target multi-user.target", svg_text)
+            with open(j, encoding="utf-8") as f:
+                ev = [e for e in json.load(f)["traceEvents"]
+                      if e.get("cat") == "journal"]
+            self.assertEqual(ev[0]["ts"], 1418000.0)
+        status, out, _ = run(["--csv", PROBES, "--journal", JOURNAL,
+                              "--dmesg", DMESG])
+        rows = csv_of(out)
+        self.assertEqual(sum(r["kind"] == "journal" for r in rows), 5)
+        self.assertEqual(sum(r["kind"] == "probe" for r in rows), 8)
+
+
+class ReportCsv(unittest.TestCase):
+    def test_rows(self):
+        status, out, _ = run(["--csv", FULL])
+        self.assertEqual(status, 0)
+        rows = csv_of(out)
+        self.assertEqual(list(rows[0]), analysis.REPORT_CSV_HEADER)
+        ic = [r for r in rows if r["kind"] == "initcall"]
+        self.assertEqual(len(ic), 8)
+        mmc = [r for r in ic if r["name"] == "mmc_blk_init"][0]
+        self.assertEqual((mmc["level"], mmc["start_ns"], mmc["duration_ns"]),
+                         ("device", "39400000", "12250000"))
+        ph = {r["name"]: r for r in rows if r["kind"] == "phase"}
+        self.assertEqual(ph["firmware"]["start_ns"], "-312000000")
+        self.assertEqual(ph["kernel"]["duration_ns"], "75300000")
 
 
 if __name__ == "__main__":
