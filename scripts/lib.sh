@@ -369,6 +369,22 @@ record() {
 	esac
 }
 
+# unit_tests LABEL DIR: the Python unit tests of DIR, one result per test.
+unit_tests() {
+	local label=$1 dir=$2 status name rest n=0
+	while read -r name rest; do
+		n=$((n + 1))
+		case $rest in
+		*"... ok")        status=pass ;;
+		*"... skipped"*)  status=skip ;;
+		*)                status=fail ;;
+		esac
+		record "$status" "$label: $name" "${rest##*... }"
+	done < <(KSRC=$KSRC python3 -m unittest discover -s "$dir" -v 2>&1 |
+		 grep -E '^test_\S+ \(.*\) \.\.\. ')
+	[ "$n" -gt 0 ] || record fail "$label: unit tests" "no test ran in $dir (import error?)"
+}
+
 # record_clean NAME FINDINGS: one result for a check that finds problems:
 # pass when FINDINGS is empty, else print them and fail with the first.
 record_clean() {

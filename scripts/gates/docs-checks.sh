@@ -27,26 +27,8 @@ python3 "$BST_TOP/scripts/gates/docs-numbers.py" "$BST_TOP" >"$out/numbers.tsv" 
 	record fail "docs numbers" "scripts/gates/docs-numbers.py failed"
 record_rows <"$out/numbers.tsv"
 
-# Unit tests, one result each, of the gate above (scripts/gates/tests) and
-# of the files the guides install (module/systemd/tests: bootstamp-dump
-# against a fake debugfs directory, the units' commands, systemd-analyze
-# verify and shellcheck, skipped where missing).
-unit_tests() {
-	local label=$1 dir=$2 name rest status n=0
-	while read -r name rest; do
-		n=$((n + 1))
-		case $rest in
-		*"... ok")        status=pass ;;
-		*"... skipped"*)  status=skip ;;
-		*)                status=fail ;;
-		esac
-		record "$status" "$label: $name" "${rest##*... }"
-	done < <(python3 -m unittest discover -s "$dir" -v 2>&1 |
-		 grep -E '^test_\S+ \(.*\) \.\.\. ')
-	[ "$n" -gt 0 ] || record fail "$label: unit tests" "no test ran in $dir (import error?)"
-}
-unit_tests "docs numbers" "$BST_TOP/scripts/gates/tests"
-unit_tests "module/systemd" "$BST_TOP/module/systemd/tests"
+# The unit tests of the number checks (scripts/gates/tests) run with the
+# other Python unit tests of scripts/check.sh.
 
 kdoc=$BST_SERIES_TREE/scripts/kernel-doc
 

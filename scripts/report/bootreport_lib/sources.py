@@ -28,14 +28,18 @@ EPROBE_DEFER = -517
 SAME_PROBE_NS = 1000000
 
 
+def _read(path):
+    try:
+        with open(path, encoding="utf-8", errors="replace") as f:
+            return f.read()
+    except OSError as e:
+        raise InputError(path, None, "cannot read: %s" % e) from None
+
+
 def parse_dmesg(path, text=None):
     """Probe lines of a kernel log: [(local_clock_end_ns, dev, ret, dur_ns)]."""
     if text is None:
-        try:
-            with open(path, encoding="utf-8", errors="replace") as f:
-                text = f.read()
-        except OSError as e:
-            raise InputError(path, None, "cannot read: %s" % e) from None
+        text = _read(path)
     out, stamped = [], 0
     for line in text.splitlines():
         m = KMSG_RE.match(line)
@@ -131,11 +135,7 @@ def parse_journal(path, text=None):
     """systemd boot events of `journalctl -b -o json`:
     [(monotonic_ns, message, unit)], in time order."""
     if text is None:
-        try:
-            with open(path, encoding="utf-8", errors="replace") as f:
-                text = f.read()
-        except OSError as e:
-            raise InputError(path, None, "cannot read: %s" % e) from None
+        text = _read(path)
     out, entries = [], 0
     for lineno, line in enumerate(text.splitlines(), 1):
         if not line.strip():
