@@ -66,7 +66,10 @@ for i in $(seq 1 $((n - 1))); do
 		continue
 	fi
 	[ "$full" -eq 0 ] || record pass "$name"
+	# Exit 1 is a build that failed, recorded; anything else, or an exit 1
+	# without that result, a script that stopped early.
 	"$BST_TOP/scripts/gates/compile-checks.sh" bisect "$c" "patch $i/$n" ||
-		[ $? -eq 1 ] || record fail "sparse and W=1: patch $i/$n" "compile-checks.sh stopped early"
+		{ [ $? -eq 1 ] && grep -q $'\tsparse and W=1: patch '"$i/$n"': the objects it changes build' "$BST_RESULTS"; } ||
+		record fail "sparse and W=1: patch $i/$n" "compile-checks.sh stopped early"
 done
 info "patch $n/$n is the series build (host: series kernel builds)"
