@@ -49,7 +49,7 @@ make_git_repo() {
 # everywhere: fixed author and committer, dated as the package's tarball.
 base_commit() {
 	local deb=$1 pkg=$2 when
-	when=$(dpkg-deb --fsys-tarfile "$deb" | tar -tv --full-time ./usr/src/$pkg.tar.xz |
+	when=$(dpkg-deb --fsys-tarfile "$deb" | TZ=UTC tar -tv --full-time ./usr/src/$pkg.tar.xz |
 		awk '{ print $4 "T" $5 "Z" }') || return
 	[ -n "$when" ] || return
 	GIT_AUTHOR_NAME="bootstamp harness" GIT_AUTHOR_EMAIL=bootstamp@example.org \
