@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash disable=SC2034 # sourced: its variables are for the scripts that source it
 # Shared shell for every script in scripts/: paths, logging, timed steps,
 # and the one way this project invokes kbuild. Source it, do not run it.
 
@@ -188,6 +189,7 @@ check_series() {
 # all), in order (a cover letter is not a patch).
 series_patches() {
 	local name
+	# shellcheck disable=SC2046 # series names are words
 	[ $# -gt 0 ] || set -- $(series_names)
 	for name; do
 		find "$BST_TOP/patches/$name" -maxdepth 1 -name '[0-9][0-9][0-9][0-9]-*.patch' \
@@ -343,6 +345,7 @@ boot_guest() {
 	mkdir -p "$out"
 	rm -f "$out/console.log" "$out/results.log"
 	echo "$cmdline" >"$out/cmdline"
+	# shellcheck disable=SC2046 # the machine and UART options are words
 	timeout --kill-after=10 "$QEMU_TIMEOUT" qemu-system-aarch64 \
 		$(qemu_machine "$smp") \
 		-display none -monitor none -nic none -no-reboot \

@@ -26,7 +26,7 @@ lab_patch() {
 }
 tree=$(lab_tree "$name")
 ensure_worktree "$tree" || exit
-cd "$tree"
+cd "$tree" || exit
 want=$( { echo "$rev"; for p in $patches; do cat "$(lab_patch "$p")"; done; } |
 	sha256sum | cut -d' ' -f1)
 stamp=$(git rev-parse --git-path bootstamp-lab.stamp)

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash disable=SC2034 # sourced: its variables are for the scripts that source it
 # Shared by the benchmarks of scripts/bench/: checks that the kernels are
 # built and stay the same, one measured boot, kernel identification.
 # Source it after scripts/lib.sh.

@@ -1,4 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0
+# shellcheck shell=bash
 # The harness's own verdicts on one boot, from what it left in its output
 # directory (console.log, results.log, dump/): did it end as planned, did
 # /init do what the command line asked. Sourced by run-boots.sh (and by

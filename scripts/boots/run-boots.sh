@@ -57,7 +57,7 @@ run_boot() {
 	uart_fw=$(boot_arg bst.uart_fw "$@")
 	# "bst.sd=uhs" or "bst.sd=sdr50": an SD card (sd_card_args) on a fresh
 	# image, whose CRC-32 the guest gets as bst.sd_crc=.
-	local sd_crc= sd
+	local sd_crc='' sd
 	sd=$(boot_arg bst.sd "$@")
 	if [ -n "$sd" ]; then
 		sd_crc=$(python3 "$BST_TOP/scripts/guest/mksdimg.py" "$out/sd.img") || return
@@ -77,7 +77,8 @@ run_boot() {
 		[ -n "$hang" ] || die "boot $name: bst.expect=hang needs bst.hang_wait=SECONDS"
 		limit=$hang
 	fi
-	local t0=$(date +%s.%N)
+	local t0
+	t0=$(date +%s.%N)
 	QEMU_TIMEOUT=$limit UART_FW=$uart_fw \
 		boot_guest "$variant" "$out/initramfs.cpio" "$cpus" "$out" \
 		"${console:+$console }panic=-1 bst.run=$tests $*$extra${sd_crc:+ bst.sd_crc=$sd_crc}" \

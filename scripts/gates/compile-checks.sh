@@ -61,6 +61,7 @@ mapfile -t asm < <(changed '*.S')
 build() {
 	local tree=$1 bdir=$2 log=$3
 	shift 3
+	# shellcheck disable=SC2046 # one object per word, paths without blanks
 	kmake "$tree" "$bdir" C=2 W=1 CHECK="$BST_SPARSE" $(printf '%s\n' "$@" | sed 's/\.[cS]$/.o/') \
 		>"$log" 2>&1
 }

@@ -3,7 +3,7 @@
 # static-checks.sh: checkpatch --strict on every patch file of patches/ and
 # on every source file of module/, one result per file. It runs on the files,
 # never on a commit range (on a b4 prep branch a range silently checks only
-# the cover commit).
+# the cover commit). Then shellcheck on the project's own shell scripts.
 . "$(dirname "$0")/../lib.sh"
 
 : "${BST_RESULTS:?static-checks.sh records into BST_RESULTS}"
@@ -48,3 +48,21 @@ done < <(series_patches)
 for f in "$BST_TOP"/module/*.[ch]; do
 	check_one "module/$(basename "$f")" --no-tree -f "$f"
 done
+
+# The project's shell: every *.sh and every file that starts with a shell
+# "#!", shellcheck at warning level (sourced files followed), one result
+# each. A variable that is used but never set is how a deleted block shows
+# (ba8c4ae lost check.sh's first stages and CI stopped after 8 s).
+shell_files() {
+	find "$BST_TOP/scripts" "$BST_TOP/module" "$BST_TOP/selftests" "$BST_TOP/.ci" \
+		-type f ! -path '*/__pycache__/*' -print0 |
+		xargs -0 awk 'FNR == 1 { if (FILENAME ~ /\.sh$/ || /^#!.*[\/ ](ba|da)?sh( |$)/) print FILENAME; nextfile }' |
+		sort
+}
+command -v shellcheck >/dev/null ||
+	die "shellcheck is missing: run scripts/setup/deps.sh (Debian package shellcheck)"
+while read -r f; do
+	log=$(cd "$(dirname "$f")" && shellcheck -x -S warning -f gcc "$(basename "$f")" 2>&1) &&
+		record pass "shellcheck: ${f#"$BST_TOP"/}" ||
+		{ echo "$log" | sed 's/^/    /'; record fail "shellcheck: ${f#"$BST_TOP"/}" "$(echo "$log" | head -1)"; }
+done < <(shell_files)

@@ -14,6 +14,7 @@
 
 : "${BST_RESULTS:?tree-builds.sh records into BST_RESULTS}"
 T=$BST_CACHE/trees	# src/linux-TREE worktrees, build/TREE: the mirrored layout
+# shellcheck disable=SC2046 # tree names are words
 [ $# -gt 0 ] || set -- $(awk '!/^#/ && NF { print $1 }' "$BST_TOP/scripts/config/trees")
 frags=("$BST_TOP/scripts/config/qemu-virt.config" "$BST_TOP/Kconfig.fragment")
 

@@ -15,7 +15,7 @@ if [ ! -e "$BST_SERIES_TREE/.git" ]; then
 	step "creating worktree $BST_SERIES_TREE" \
 		git -C "$KSRC" worktree add -q --force --detach "$BST_SERIES_TREE" "$base"
 fi
-cd "$BST_SERIES_TREE"
+cd "$BST_SERIES_TREE" || exit
 stampfile=$(git rev-parse --git-path bootstamp-series.stamp)
 want=$(series_stamp)
 if [ "$(cat "$stampfile" 2>/dev/null)" = "$want" ] && [ -z "$(git status --porcelain -uno)" ]; then

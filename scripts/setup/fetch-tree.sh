@@ -65,7 +65,7 @@ base_commit() {
 user_tree() {
 	local head old
 	[ -f "$KSRC/Makefile" ] || die "KSRC=$KSRC is not a kernel tree"
-	head=$(git -C "$KSRC" rev-parse -q --verify HEAD^{commit} 2>/dev/null) ||
+	head=$(git -C "$KSRC" rev-parse -q --verify "HEAD^{commit}" 2>/dev/null) ||
 		die "KSRC=$KSRC must be a git repository with a commit (the series is applied with git am)"
 	old=$(git -C "$KSRC" rev-parse -q --verify "$BST_BASE^{commit}" 2>/dev/null || true)
 	if [ "$old" = "$head" ]; then

@@ -11,7 +11,7 @@ check_series "$SERIES"
 BRANCH=${BST_B4_BRANCH:-b4/$SERIES}
 need_cmd b4
 [ -e "$BST_B4_TREE/.git" ] || die "no b4 prep branch: run 'make b4-prep SERIES=$SERIES' first"
-cd "$BST_B4_TREE"
+cd "$BST_B4_TREE" || exit
 git checkout -q "$BRANCH" 2>/dev/null || die "no branch $BRANCH: run 'make b4-prep SERIES=$SERIES' first"
 [ -z "$(git status --porcelain -uno)" ] || die "uncommitted changes in $BST_B4_TREE"
 start=$(b4 --offline-mode prep --show-info 2>/dev/null | sed -n 's/^start-commit: //p')

@@ -17,7 +17,7 @@ cover=$BST_TOP/patches/$SERIES/0000-cover-letter.patch
 need_cmd b4
 [ -f "$cover" ] || die "no cover letter at ${cover#$BST_TOP/}"
 ensure_worktree "$BST_B4_TREE" || exit
-cd "$BST_B4_TREE"
+cd "$BST_B4_TREE" || exit
 [ -z "$(git status --porcelain -uno)" ] || die "uncommitted changes in $BST_B4_TREE"
 
 # Edits made on the branch must not be lost by a new prep.

@@ -15,7 +15,7 @@ BRANCH=${BST_B4_BRANCH:-b4/$SERIES}
 dir=$(realpath -m "${1:-$BST_OUT/outgoing/$SERIES}")
 need_cmd b4
 [ -e "$BST_B4_TREE/.git" ] || die "no b4 prep branch: run 'make b4-prep SERIES=$SERIES' first"
-cd "$BST_B4_TREE"
+cd "$BST_B4_TREE" || exit
 git checkout -q "$BRANCH" 2>/dev/null || die "no branch $BRANCH: run 'make b4-prep SERIES=$SERIES' first"
 rm -rf "$dir"
 GIT_CONFIG_COUNT=1 GIT_CONFIG_KEY_0=sendemail.smtpserver GIT_CONFIG_VALUE_0=localhost \
