@@ -442,9 +442,14 @@ static int __init bootstamp_init(void)
 
 	bs_probes_init();
 	bs_debugfs_init();
-	pr_info("%s mode, %s at %u Hz\n",
+	/*
+	 * The counter beside this line's printk time: bootreport --dmesg
+	 * checks a kernel log against the summary's sync keys with it, so a
+	 * log of another boot is refused.
+	 */
+	pr_info("%s mode, %s at %u Hz, counter %llu\n",
 		bs_log_present() ? "full" : "live-only", bs_clock.reg,
-		bs_clock.freq_hz);
+		bs_clock.freq_hz, bs_read_counter());
 	return 0;
 
 err_log:

@@ -64,7 +64,8 @@ class DumpTest(unittest.TestCase):
         d = os.path.join(self.logdir, "0123456789abcdef0123456789abcdef")
         self.assertEqual(sorted(os.listdir(self.logdir)), [os.path.basename(d)],
                          "one directory per boot, no temporary left")
-        want = sorted(list(FILES) + ["dmesg.txt", "journal.json", "cmdline", "kernelrelease"])
+        want = sorted(list(FILES) + ["dmesg.txt", "journal.json", "cmdline",
+                                     "kernelrelease", "boot_id"])
         self.assertEqual(sorted(os.listdir(d)), want)
         for name, text in FILES.items():
             with open(os.path.join(d, name)) as f:
@@ -73,6 +74,12 @@ class DumpTest(unittest.TestCase):
             self.assertIn("args -b -o json", f.read())
         with open(os.path.join(d, "dmesg.txt")) as f:
             self.assertIn("probe of x returned 0", f.read())
+        # The real boot's id, whatever the directory is named: bootreport
+        # --journal checks the journal's _BOOT_ID against it.
+        with open("/proc/sys/kernel/random/boot_id") as f:
+            this_boot = f.read().strip().replace("-", "")
+        with open(os.path.join(d, "boot_id")) as f:
+            self.assertEqual(f.read(), this_boot + "\n")
 
     def test_default_boot_id_is_this_boots_without_dashes(self):
         r = self.run_dump(boot_id=None)

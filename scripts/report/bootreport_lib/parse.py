@@ -171,6 +171,15 @@ def parse_trace(path, text=None):
     return data
 
 
+def parse_boot_id(path):
+    """The boot id of a boot_id file, as journalctl's _BOOT_ID shows it."""
+    text = _read(path).strip().replace("-", "").lower()
+    if not re.fullmatch(r"[0-9a-f]{32}", text):
+        raise InputError(path, 1, "not a boot id (want 32 hex digits, as in "
+                         "/proc/sys/kernel/random/boot_id)")
+    return text
+
+
 class Dump:
     """A directory holding copies of the debugfs files."""
 
@@ -190,6 +199,12 @@ class Dump:
         # Optional: written by newer modules only.
         self.probes = parse_probes(p("probes")) \
             if os.path.exists(p("probes")) else None
+        # Written by bootstamp-dump: this boot's id (32 hex digits), which
+        # a --journal must carry.
+        self.boot_id = parse_boot_id(p("boot_id")) \
+            if os.path.exists(p("boot_id")) else None
+        # What the inputs beside the dump could not check (printed).
+        self.input_notes = []
 
     def milestone(self, name):
         """The summary row of @name, or None."""
@@ -218,12 +233,21 @@ class Dump:
             sc = int(m["sync_counter"])
             sx = int(m["sync_%s_ns" % clock])
             freq = int(m["freq_hz"])
+        except (KeyError, ValueError):
+            raise InputError(where, None, "bad sync_counter, sync_%s_ns or "
+                             "freq_hz" % clock) from None
+        return self.counter_to_base(sc - (sx - t_ns) * freq / 1e9)
+
+    def counter_to_base(self, ticks):
+        """Counter value @ticks on the dump's time base (ns)."""
+        m = self.meta
+        try:
             mult, div = (int(v) for v in m.get("ns_per_tick", "0/1")
                          .split("/"))
+            freq = int(m["freq_hz"])
         except (KeyError, ValueError):
-            raise InputError(where, None, "bad sync_counter, sync_%s_ns, "
-                             "freq_hz or ns_per_tick" % clock) from None
-        ticks = sc - (sx - t_ns) * freq / 1e9
+            raise InputError(os.path.join(self.dir, "summary"), None,
+                             "bad freq_hz or ns_per_tick") from None
         ns = ticks * mult / div if mult and div else ticks * 1e9 / freq
         return int(round(ns)) - self.base_offset_ns()
 

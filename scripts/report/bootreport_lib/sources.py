@@ -4,7 +4,10 @@ the kernel log (initcall_debug) and systemd's journal.
 
 Both need the sync keys of the summary ("# sync_counter", "# sync_*_ns"):
 Dump.clock_to_base() turns a local_clock or CLOCK_MONOTONIC time into the
-dump's time base.
+dump's time base. Both must be of the boot the dump was read in: a journal
+entry names its boot (_BOOT_ID, checked against the dump's boot_id file
+when bootstamp-dump wrote one); a kernel log is checked through the
+module's load line, which prints the counter beside its printk time.
 """
 
 import json
@@ -21,6 +24,17 @@ DMESG_RE = re.compile(r"\[\s*(\d+)\.(\d+)\](?:\[\s*[TC]\d+\])?\s?(.*)$")
 # /dev/kmsg: "7,1234,1234567,-;msg" or "...,-,caller=T1;msg" (usecs).
 KMSG_RE = re.compile(r"^\d+,\d+,(\d+),[^;]*;(.*)$")
 
+# module/core.c at load: "bootstamp: full mode, CNTVCT_EL0 at 62500000 Hz,
+# counter 123456789", the counter read just before the printk.
+LOAD_RE = re.compile(r"bootstamp: \S+ mode, \S+ at \d+ Hz, counter (\d+)$")
+# Same boot: the counter-to-local_clock offset of the load line and of the
+# summary's sync keys agree this closely. On arm64, local_clock is the
+# counter scaled (sched_clock), so in one boot the two differ only by the
+# time between the counter read and the printk stamp (microseconds) and
+# sched_clock's rounding; another boot or board starts its clocks apart by
+# its own firmware and early-boot time.
+SAME_BOOT_NS = 1000000
+
 EPROBE_DEFER = -517
 # A probe in the kernel log and in the probes file is the same probe when
 # device and return value agree and both ends lie this close (the log has
@@ -36,8 +50,9 @@ def _read(path):
         raise InputError(path, None, "cannot read: %s" % e) from None
 
 
-def parse_dmesg(path, text=None):
-    """Probe lines of a kernel log: [(local_clock_end_ns, dev, ret, dur_ns)]."""
+def parse_dmesg(path, text=None, loads=None):
+    """Probe lines of a kernel log: [(local_clock_end_ns, dev, ret, dur_ns)].
+    The module's load lines go to @loads: [(local_clock_ns, counter)]."""
     if text is None:
         text = _read(path)
     out, stamped = [], 0
@@ -54,6 +69,9 @@ def parse_dmesg(path, text=None):
                 int(frac) * 10 ** (9 - len(frac))
             msg = m.group(3)
         stamped += 1
+        ld = LOAD_RE.search(msg)
+        if ld and loads is not None:
+            loads.append((t_ns, int(ld.group(1))))
         p = PROBE_RE.search(msg)
         if p:
             # really_probe() returns a driver's own error as a positive
@@ -69,11 +87,35 @@ def parse_dmesg(path, text=None):
     return out
 
 
+def check_same_boot_log(dump, path, loads):
+    """InputError unless every module load line of the log agrees with
+    the dump's clocks; a note (returned) when the log has none."""
+    if not loads:
+        return ("%s has no 'bootstamp: ... counter N' load line (a module "
+                "before this check, or the log wrapped): not checked to be "
+                "of the dump's boot" % path)
+    for t_ns, counter in loads:
+        off = dump.clock_to_base("local_clock", t_ns) - \
+            dump.counter_to_base(counter)
+        if abs(off) > SAME_BOOT_NS:
+            raise InputError(path, None, "not of the dump's boot: the "
+                             "module's load line 'counter %d' at %.6f s is "
+                             "%.3f ms off the dump's clocks (a log of another "
+                             "boot or kernel?); give the kernel log of the "
+                             "boot the dump was read in" %
+                             (counter, t_ns / 1e9, off / 1e6))
+    return None
+
+
 def dmesg_probe_rows(dump, path, text=None):
     """The kernel log's probes as rows of the probes file's shape."""
     dump.clock_to_base("local_clock", 0)     # no sync keys: InputError
-    rows = []
-    for end, dev, ret, dur in parse_dmesg(path, text):
+    rows, loads = [], []
+    probes = parse_dmesg(path, text, loads)
+    note = check_same_boot_log(dump, path, loads)
+    if note:
+        dump.input_notes.append(note)
+    for end, dev, ret, dur in probes:
         end_b = dump.clock_to_base("local_clock", end)
         rows.append({"device": dev, "driver": "-", "bus": "-",
                      "start_ns": end_b - dur, "duration_ns": dur, "ret": ret,
@@ -131,9 +173,10 @@ def is_boot_event(msg):
     return msg.startswith(("Startup finished", "Started ", "Reached target "))
 
 
-def parse_journal(path, text=None):
+def parse_journal(path, text=None, boots=None):
     """systemd boot events of `journalctl -b -o json`:
-    [(monotonic_ns, message, unit)], in time order."""
+    [(monotonic_ns, message, unit)], in time order. The _BOOT_ID of every
+    entry goes into the set @boots."""
     if text is None:
         text = _read(path)
     out, entries = [], 0
@@ -148,6 +191,8 @@ def parse_journal(path, text=None):
         if not isinstance(e, dict):
             raise InputError(path, lineno, "not a journal entry object")
         entries += 1
+        if boots is not None and isinstance(e.get("_BOOT_ID"), str):
+            boots.add(e["_BOOT_ID"].replace("-", "").lower())
         msg = _message(e)
         mono = e.get("__MONOTONIC_TIMESTAMP")
         if msg is None or mono is None or not is_boot_event(msg):
@@ -166,11 +211,33 @@ def parse_journal(path, text=None):
     return out
 
 
+def check_same_boot_journal(dump, path, boots):
+    """InputError when the journal holds another boot than the dump's
+    boot_id file names, or, without that file, more than one boot."""
+    want = dump.boot_id
+    if want and boots - {want}:
+        raise InputError(path, None, "not of the dump's boot: it has entries "
+                         "of boot %s, the dump is of boot %s (its boot_id "
+                         "file); give journalctl -b %s -o json" %
+                         (", ".join(sorted(boots - {want})), want, want))
+    if len(boots) > 1:
+        raise InputError(path, None, "entries of %d boots (%s); give one "
+                         "boot's: journalctl -b ID -o json" %
+                         (len(boots), ", ".join(sorted(boots))))
+    if not want:
+        dump.input_notes.append("%s has no boot_id file (bootstamp-dump "
+                                "writes one): %s not checked to be of the "
+                                "dump's boot" % (dump.dir, path))
+
+
 def journal_events(dump, path, text=None):
     """Set and return dump.journal: [{"t_ns", "message", "unit"}] on the
     dump's time base."""
     dump.clock_to_base("monotonic", 0)       # no sync keys: InputError
+    boots = set()
+    events = parse_journal(path, text, boots)
+    check_same_boot_journal(dump, path, boots)
     evs = [{"t_ns": dump.clock_to_base("monotonic", t), "message": msg,
-            "unit": unit} for t, msg, unit in parse_journal(path, text)]
+            "unit": unit} for t, msg, unit in events]
     dump.journal = evs
     return evs

@@ -18,6 +18,7 @@ Run: python3 -m unittest discover -s scripts/report/tests
 import io
 import json
 import os
+import shutil
 import sys
 import tempfile
 import unittest
@@ -432,6 +433,50 @@ class Probes(unittest.TestCase):
         self.assertEqual(status, 2)
         self.assertIn("sync_monotonic_ns", err)
 
+    def test_load_line_of_this_boot(self):
+        loads = []
+        sources.parse_dmesg(DMESG, None, loads)
+        self.assertEqual(loads, [(1571836000, 117997250)])
+        d = parse.Dump(PROBES)
+        sources.attach_probes(d, DMESG)
+        self.assertEqual(d.input_notes, [])
+
+    def log_with_load_line(self, t, shift_ticks):
+        """The sample log with its load line's counter moved."""
+        with open(DMESG, encoding="utf-8") as f:
+            lines = f.read().splitlines()[:-1]
+        lines.append("[%12.6f] bootstamp: full mode, CNTVCT_EL0 at 62500000 "
+                     "Hz, counter %d" % (t, 117997250 + shift_ticks))
+        return "\n".join(lines) + "\n"
+
+    def test_log_of_another_boot_refused(self):
+        # 62 500 ticks = 1 ms at 62.5 MHz: the edge is allowed, past it not.
+        d = parse.Dump(PROBES)
+        sources.dmesg_probe_rows(d, "x", self.log_with_load_line(1.571836,
+                                                                 -62500))
+        with tempfile.TemporaryDirectory() as t:
+            log = os.path.join(t, "dmesg.txt")
+            with open(log, "w", encoding="utf-8") as f:
+                f.write(self.log_with_load_line(1.571836, 62501))
+            status, _, err = run([PROBES, "--dmesg", log])
+        self.assertEqual(status, 2)
+        self.assertIn("not of the dump's boot: the module's load line "
+                      "'counter 118059751' at 1.571836 s is -1.000 ms off",
+                      err)
+
+    def test_log_without_load_line_is_a_note(self):
+        with tempfile.TemporaryDirectory() as t:
+            log = os.path.join(t, "dmesg.txt")
+            with open(DMESG, encoding="utf-8") as f:
+                text = f.read().splitlines()[:-1]
+            with open(log, "w", encoding="utf-8") as f:
+                f.write("\n".join(text) + "\n")
+            status, out, err = run([PROBES, "--dmesg", log])
+        self.assertEqual(status, 0)
+        self.assertIn("bootreport: note: %s has no 'bootstamp: ... counter N' "
+                      "load line" % log, err)
+        self.assertIn("3f00b880.mailbox", out)
+
     def test_not_a_log(self):
         status, _, err = run([PROBES, "--dmesg", os.path.join(PROBES,
                                                               "summary")])
@@ -449,6 +494,46 @@ class Journal(unittest.TestCase):
         self.assertEqual(evs[1]["message"],      # MESSAGE as a byte array
                          "Started ssh.service - OpenBSD Secure Shell server.")
         self.assertTrue(evs[-1]["message"].startswith("Startup finished"))
+
+    def dump_with_boot_id(self, t, boot_id):
+        d = os.path.join(t, "dump")
+        shutil.copytree(PROBES, d)
+        with open(os.path.join(d, "boot_id"), "w", encoding="utf-8") as f:
+            f.write(boot_id + "\n")
+        return d
+
+    def test_boot_id_checked(self):
+        with tempfile.TemporaryDirectory() as t:
+            d = self.dump_with_boot_id(t, "01234567-89ab-cdef-0123-456789abcdef")
+            status, _, err = run([d, "--journal", JOURNAL])
+            self.assertEqual((status, err), (0, ""))
+            other = self.dump_with_boot_id(os.path.join(t, "o"), "f" * 32)
+            status, _, err = run([other, "--journal", JOURNAL])
+        self.assertEqual(status, 2)
+        self.assertIn("not of the dump's boot: it has entries of boot "
+                      "0123456789abcdef0123456789abcdef, the dump is of boot "
+                      "ffffffffffffffffffffffffffffffff", err)
+
+    def test_two_boots_refused_without_boot_id(self):
+        with open(JOURNAL, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+        e = json.loads(lines[-1])
+        e["_BOOT_ID"] = "e" * 32
+        text = "\n".join(lines + [json.dumps(e)]) + "\n"
+        with self.assertRaisesRegex(parse.InputError, "entries of 2 boots"):
+            sources.journal_events(parse.Dump(PROBES), "j", text)
+
+    def test_no_boot_id_file_is_a_note(self):
+        status, _, err = run([PROBES, "--journal", JOURNAL])
+        self.assertEqual(status, 0)
+        self.assertIn("has no boot_id file (bootstamp-dump writes one)", err)
+
+    def test_bad_boot_id_file(self):
+        with tempfile.TemporaryDirectory() as t:
+            d = self.dump_with_boot_id(t, "not-a-boot")
+            status, _, err = run([d])
+        self.assertEqual(status, 2)
+        self.assertIn("boot_id:1: not a boot id", err)
 
     def test_text_svg_json_csv(self):
         status, out, _ = run([PROBES, "--journal", JOURNAL])
