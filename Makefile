@@ -8,7 +8,7 @@ SHELL := /bin/bash
 S := scripts
 
 .PHONY: help demo check check-full deps tree series build guest export b4-prep b4-send b4-export \
-	bench-bootstamp bench-console bench-uhs clean distclean
+	bench-bootstamp bench-console bench-uhs bench-probes clean distclean
 
 help:
 	@echo "make demo      fetch, patch, build, boot QEMU virt, show the boot report"
@@ -27,6 +27,7 @@ help:
 	@echo "               started from, earlycon, ... (slow-UART model)"
 	@echo "make bench-uhs         SD host probe to card ready with each failing"
 	@echo "               UHS-I step, and what each bring-up costs"
+	@echo "make bench-probes      a driver probe with and without the module's kretprobe"
 	@echo "make clean     drop out/ (results); distclean also drops the cache (and,"
 	@echo "               with KSRC=, the base ref and worktrees in that tree)"
 	@echo ""
@@ -99,6 +100,12 @@ bench-uhs: build
 	@$(S)/build/build-guest.sh series
 	@$(S)/build/build-guest.sh uhscard
 	@$(S)/bench/uhs-fallback.sh
+
+bench-probes: series
+	@$(S)/build/build-sparse.sh
+	@$(S)/build/build-kernel.sh series
+	@$(S)/build/build-guest.sh series
+	@CLOCK=$(or $(CLOCK),icount) $(S)/bench/probe-cost.sh
 
 clean:
 	rm -rf out

@@ -2,12 +2,8 @@
 /*
  * Does the probes file record a driver probe as it happens? With the
  * module loaded, a real device is unbound from its driver and bound again
- * through sysfs (/sys/bus/amba/drivers/DRIVER/unbind and bind): the PL031
- * RTC if the kernel has its driver, else the PL061 GPIO controller, neither
- * of which is the console, and only one with no bound consumer (device
- * links would unbind those too; QEMU's gpio-keys node consumes the PL061,
- * but has no driver here). Expectations from sources the module does not
- * read:
+ * through sysfs (/sys/bus/amba/drivers/DRIVER/unbind and bind; rebind.h
+ * says which device). Expectations from sources the module does not read:
  *   probes       "on" exactly when the kernel has kprobes
  *                (/sys/kernel/debug/kprobes exists; arm64 always has
  *                kretprobes with them), else "no-kretprobes" and no rows;
@@ -25,21 +21,9 @@
  *                asynchronously since load) the case is a skip
  */
 #include "bootstamp_test.h"
-
-#include <dirent.h>
+#include "rebind.h"
 
 #define KPROBES_DIR	"/sys/kernel/debug/kprobes"
-
-struct cand {
-	const char	*bus;
-	const char	*drv;
-};
-
-/* Safe to rebind in the QEMU virt guest: not the console, no consumers. */
-static const struct cand cands[] = {
-	{ "amba", "rtc-pl031" },
-	{ "amba", "pl061_gpio" },
-};
 
 struct conv {
 	unsigned long long	mult, div, base;
@@ -76,83 +60,6 @@ static void get_conv(const char *summary, struct conv *c)
 		ksft_exit_fail_msg("time_base is kernel_entry but summary has no kernel_entry row\n");
 }
 
-static bool has_bound_consumer(const char *bus, const char *dev)
-{
-	char path[512];
-	struct dirent *e;
-	bool found = false;
-	DIR *d;
-
-	snprintf(path, sizeof(path), "/sys/bus/%s/devices/%s", bus, dev);
-	d = opendir(path);
-	if (!d)
-		return true;	/* cannot tell: do not touch it */
-	while ((e = readdir(d))) {
-		char drv[1024];
-
-		if (strncmp(e->d_name, "consumer:", 9))
-			continue;
-		/* The device link's consumer: unbound (no driver) is harmless. */
-		snprintf(drv, sizeof(drv), "%s/%s/consumer/driver", path, e->d_name);
-		if (!access(drv, F_OK))
-			found = true;
-	}
-	closedir(d);
-	return found;
-}
-
-/* A device bound to one of cands[]; false if none. */
-static bool find_device(const struct cand **which, char *dev, size_t len)
-{
-	char path[256];
-	struct dirent *e;
-	size_t i;
-	DIR *d;
-
-	for (i = 0; i < BST_ARRAY_SIZE(cands); i++) {
-		snprintf(path, sizeof(path), "/sys/bus/%s/drivers/%s", cands[i].bus, cands[i].drv);
-		d = opendir(path);
-		if (!d)
-			continue;
-		while ((e = readdir(d))) {
-			char dpath[512];
-
-			if (e->d_type != DT_LNK || !strcmp(e->d_name, "module"))
-				continue;
-			snprintf(dpath, sizeof(dpath), "/sys/bus/%s/devices/%s", cands[i].bus,
-				 e->d_name);
-			if (access(dpath, F_OK))
-				continue;
-			if (has_bound_consumer(cands[i].bus, e->d_name)) {
-				ksft_print_msg("%s has a bound consumer: not rebinding it\n",
-					       e->d_name);
-				continue;
-			}
-			snprintf(dev, len, "%s", e->d_name);
-			*which = &cands[i];
-			closedir(d);
-			return true;
-		}
-		closedir(d);
-	}
-	return false;
-}
-
-static int write_attr(const struct cand *c, const char *attr, const char *dev)
-{
-	char path[512];
-	int fd, ret = 0;
-
-	snprintf(path, sizeof(path), "/sys/bus/%s/drivers/%s/%s", c->bus, c->drv, attr);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, dev, strlen(dev)) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
 static bool is_kworker(long long pid)
 {
 	char path[64], comm[64] = "";
@@ -171,11 +78,11 @@ static bool is_kworker(long long pid)
 int main(void)
 {
 	int c_dev, c_drv, c_bus, c_start, c_dur, c_ret, c_async, c_cpu, c_pid;
-	char *summary, *text, dev[256], *kplist;
+	char *summary, *text, *dev, *kplist;
 	long long start, dur, ret, pid, cpu, lo, hi, live, dropped;
 	struct bst_table before, after;
 	const char *state, *fstate;
-	const struct cand *cand;
+	struct bst_rebind rb;
 	int i, nnew, idx, nasync, badasync, err;
 	bool kprobes;
 	uint64_t c0, c1;
@@ -229,18 +136,19 @@ int main(void)
 	c_cpu = bst_col(&before, "cpu");
 	c_pid = bst_col(&before, "pid");
 
-	if (!find_device(&cand, dev, sizeof(dev)))
+	if (!bst_rebind_find(&rb))
 		ksft_exit_fail_msg("no device bound to rtc-pl031 or pl061_gpio on the amba bus without a bound consumer: the QEMU virt guest has a PL061\n");
-	ksft_print_msg("rebinding %s %s %s\n", cand->bus, cand->drv, dev);
+	dev = rb.dev;
+	ksft_print_msg("rebinding %s %s %s\n", rb.bus, rb.drv, dev);
 
-	err = write_attr(cand, "unbind", dev);
+	err = bst_rebind_write(&rb, "unbind");
 	if (err)
 		ksft_exit_fail_msg("unbind %s: %s\n", dev, strerror(-err));
 	c0 = bst_cntvct();
-	err = write_attr(cand, "bind", dev);
+	err = bst_rebind_write(&rb, "bind");
 	c1 = bst_cntvct();
 	if (err)
-		ksft_exit_fail_msg("bind %s to %s: %s (device left unbound)\n", dev, cand->drv,
+		ksft_exit_fail_msg("bind %s to %s: %s (device left unbound)\n", dev, rb.drv,
 				   strerror(-err));
 
 	text = bst_read("probes");
@@ -262,10 +170,10 @@ int main(void)
 		ksft_finished();
 	}
 
-	ksft_test_result(!strcmp(after.rows[idx].f[c_drv], cand->drv) &&
-			 !strcmp(after.rows[idx].f[c_bus], cand->bus),
+	ksft_test_result(!strcmp(after.rows[idx].f[c_drv], rb.drv) &&
+			 !strcmp(after.rows[idx].f[c_bus], rb.bus),
 			 "row names driver %s bus %s (want %s %s)\n", after.rows[idx].f[c_drv],
-			 after.rows[idx].f[c_bus], cand->drv, cand->bus);
+			 after.rows[idx].f[c_bus], rb.drv, rb.bus);
 
 	start = bst_num(&after.rows[idx], c_start);
 	dur = bst_num(&after.rows[idx], c_dur);

@@ -1,0 +1,149 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * What does the module's kretprobe on really_probe() add to a driver
+ * probe? One device (rebind.h) is bound again through sysfs, BINDS times
+ * per round, with the module loaded (the kretprobe armed) and unloaded, in
+ * ROUNDS rounds whose order alternates (off then on, on then off, ...);
+ * each bind write is timed with the counter. It prints the median bind of
+ * each configuration, the difference and the ratio, and a line
+ * "probe_cost off_ns=N on_ns=N ..." for scripts/bench/probe-cost.sh, which
+ * boots it several times. Times are reported, never asserted. Asserted is
+ * that the configurations are what they claim: with the module loaded
+ * every bind added one row for the device to the probes file and nothing
+ * was dropped (the probe ran each time), without it the module was not
+ * loaded; the device is bound at the end and the module is as found.
+ */
+#include "bootstamp_test.h"
+#include "rebind.h"
+
+#define ROUNDS	8
+#define BINDS	25
+
+static uint64_t off_ticks[ROUNDS * BINDS], on_ticks[ROUNDS * BINDS];
+
+static int cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+static double median_ns(uint64_t *t, int n, uint64_t freq)
+{
+	qsort(t, n, sizeof(*t), cmp_u64);
+	return (n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2.0) * 1e9 / freq;
+}
+
+/* Rows of the probes file for @dev; -1 if the file cannot be read. */
+static int rows_for(const char *dev)
+{
+	char *text = bst_read("probes");
+	struct bst_table t;
+	int i, c, n = 0;
+
+	bst_parse(text, &t);
+	free(text);
+	c = bst_col(&t, "device");
+	for (i = 0; i < t.nrows; i++)
+		n += !strcmp(t.rows[i].f[c], dev);
+	bst_table_free(&t);
+	return n;
+}
+
+/* BINDS unbind/bind cycles; the bind writes' durations go to @out. */
+static void binds(const struct bst_rebind *rb, uint64_t *out)
+{
+	uint64_t c0, c1;
+	int i, err;
+
+	for (i = 0; i < BINDS; i++) {
+		err = bst_rebind_write(rb, "unbind");
+		if (err)
+			ksft_exit_fail_msg("unbind %s: %s\n", rb->dev, strerror(-err));
+		c0 = bst_cntvct();
+		err = bst_rebind_write(rb, "bind");
+		c1 = bst_cntvct();
+		if (err)
+			ksft_exit_fail_msg("bind %s to %s: %s (device left unbound)\n", rb->dev,
+					   rb->drv, strerror(-err));
+		out[i] = c1 - c0;
+	}
+}
+
+int main(void)
+{
+	int r, n_on = 0, n_off = 0, recorded = 0, loaded_off = 0, ret;
+	bool was_loaded = bst_loaded();
+	long long dropped = 0;
+	char *summary, path[512];
+	const char *state;
+	struct bst_rebind rb;
+	uint64_t freq = bst_cntfrq();
+	double off, on;
+
+	ksft_print_header();
+	bst_need_module();
+	ksft_set_plan(4);
+	summary = bst_read("summary");
+	state = bst_key(summary, "probes");
+	if (!state || strcmp(state, "on")) {
+		for (r = 0; r < 4; r++)
+			bst_skip("probe cost", "probes is %s", state ? state : "(missing)");
+		ksft_finished();
+	}
+	free(summary);
+	if (!bst_rebind_find(&rb))
+		ksft_exit_fail_msg("no device bound to rtc-pl031 or pl061_gpio on the amba bus without a bound consumer: the QEMU virt guest has a PL061\n");
+	ksft_print_msg("rebinding %s %s %s: %d rounds of %d binds per configuration\n",
+		       rb.bus, rb.drv, rb.dev, ROUNDS, BINDS);
+	ret = bst_unload(5, NULL);
+	if (ret)
+		ksft_exit_fail_msg("unload: %s\n", strerror(-ret));
+
+	for (r = 0; r < ROUNDS * 2; r++) {
+		/* off, on | on, off | off, on ...: neither always goes first. */
+		bool with = (r % 2) ^ ((r / 2) % 2);
+
+		if (!with) {
+			loaded_off += bst_loaded();
+			binds(&rb, off_ticks + n_off);
+			n_off += BINDS;
+			continue;
+		}
+		ret = bst_load("");
+		if (ret)
+			ksft_exit_fail_msg("load %s: %s\n", BST_KO, strerror(-ret));
+		binds(&rb, on_ticks + n_on);
+		n_on += BINDS;
+		recorded += rows_for(rb.dev) == BINDS;
+		summary = bst_read("summary");
+		dropped += bst_key_num(summary, "live_probes_dropped");
+		free(summary);
+		ret = bst_unload(5, NULL);
+		if (ret)
+			ksft_exit_fail_msg("unload: %s\n", strerror(-ret));
+	}
+
+	off = median_ns(off_ticks, n_off, freq);
+	on = median_ns(on_ticks, n_on, freq);
+	ksft_print_msg("bind %s: median %.1f us without the module, %.1f us with its kretprobe: %+.1f us (%.3fx)\n",
+		       rb.dev, off / 1e3, on / 1e3, (on - off) / 1e3, on / off);
+	ksft_print_msg("probe_cost off_ns=%.0f on_ns=%.0f binds=%d rounds=%d\n", off, on, n_on,
+		       ROUNDS);
+
+	ksft_test_result(recorded == ROUNDS && !dropped,
+			 "with the module every bind was recorded (%d of %d rounds with %d rows, %lld dropped)\n",
+			 recorded, ROUNDS, BINDS, dropped);
+	ksft_test_result(!loaded_off, "without the module it was not loaded (%d rounds loaded)\n",
+			 loaded_off);
+	snprintf(path, sizeof(path), "/sys/bus/%s/drivers/%s/%s", rb.bus, rb.drv, rb.dev);
+	ksft_test_result(!access(path, F_OK), "%s bound to %s at the end\n", rb.dev, rb.drv);
+	if (was_loaded) {
+		ret = bst_load("");
+		if (ret)
+			ksft_print_msg("reloading the module: %s\n", strerror(-ret));
+	}
+	ksft_test_result(bst_loaded() == was_loaded, "module %s as found\n",
+			 was_loaded ? "loaded" : "unloaded");
+	ksft_finished();
+}
