@@ -29,7 +29,7 @@
  *	log_dropped, live, live_initcalls, live_initcalls_dropped,
  *	live_cpu_sessions, live_cpu_dropped, probes, live_probes,
  *	live_probes_dropped, marks, marks_max, marks_dropped, bytes_used,
- *	sync_counter, sync_monotonic_ns, sync_local_clock_ns ("live" is
+ *	sync_counter, sync_monotonic_ns, sync_local_clock_ns, load_id ("live" is
  *	on, no-tracepoints or tracepoint-missing, "probes" on,
  *	no-kretprobes or register-failed: the module loads without them);
  *	then "# milestone counter since_cnt0_ns since_entry_ns delta_ns"
@@ -45,6 +45,10 @@
  *	(the usual "since" columns are then counter_at(t) converted as
  *	any stamp). Both clocks run from the same counter on arm64, but
  *	CLOCK_MONOTONIC is slewed by NTP: take the summary close to t.
+ *
+ *	load_id is a random 64-bit number (16 hex digits) drawn at load and
+ *	printed in the load message, so a kernel log can be matched to the
+ *	load (and boot) a dump is of.
  *
  * initcalls (0400)
  *	"# level symbol module start_ns duration_ns ret cpu pid"
@@ -102,10 +106,12 @@
 #include <linux/gcd.h>
 #include <linux/kallsyms.h>
 #include <linux/moduleparam.h>
+#include <linux/random.h>
 #include <linux/string.h>
 
 struct bs_clock bs_clock;
 u64 bs_load_stamp;
+u64 bs_load_id;
 
 static unsigned int bs_freq_param;
 static struct dentry *bs_dir;
@@ -427,6 +433,7 @@ static int __init bootstamp_init(void)
 	int ret;
 
 	bs_load_stamp = bs_read_counter();
+	bs_load_id = get_random_u64();
 
 	ret = bs_log_init();
 	if (ret)
@@ -443,13 +450,13 @@ static int __init bootstamp_init(void)
 	bs_probes_init();
 	bs_debugfs_init();
 	/*
-	 * The counter beside this line's printk time: bootreport --dmesg
-	 * checks a kernel log against the summary's sync keys with it, so a
-	 * log of another boot is refused.
+	 * The load id (also summary's load_id) ties a kernel log to the dump
+	 * of this load: bootreport --dmesg refuses a log without it. The
+	 * counter beside the printk time lets it check the clock sync keys.
 	 */
-	pr_info("%s mode, %s at %u Hz, counter %llu\n",
+	pr_info("%s mode, %s at %u Hz, load %016llx at counter %llu\n",
 		bs_log_present() ? "full" : "live-only", bs_clock.reg,
-		bs_clock.freq_hz, bs_read_counter());
+		bs_clock.freq_hz, bs_load_id, bs_read_counter());
 	return 0;
 
 err_log:

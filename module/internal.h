@@ -94,6 +94,7 @@ struct bs_clock {
 
 extern struct bs_clock bs_clock;
 extern u64 bs_load_stamp;
+extern u64 bs_load_id;
 
 static inline u64 bs_read_counter(void)
 {

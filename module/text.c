@@ -81,6 +81,7 @@ static void bs_summary_keys(struct seq_file *m)
 		     bs_log_bytes() + bs_live_bytes() + bs_probes_bytes() +
 		     bs_marks_bytes());
 	bs_summary_sync(m);
+	seq_printf(m, "# load_id: %016llx\n", bs_load_id);
 }
 
 static void bs_summary_row(struct seq_file *m, const char *prefix,

@@ -200,11 +200,16 @@ class Dump:
         self.probes = parse_probes(p("probes")) \
             if os.path.exists(p("probes")) else None
         # Written by bootstamp-dump: this boot's id (32 hex digits), which
-        # a --journal must carry.
-        self.boot_id = parse_boot_id(p("boot_id")) \
-            if os.path.exists(p("boot_id")) else None
+        # a --journal must carry; read only then (boot_id()).
+        self.boot_id_path = p("boot_id")
         # What the inputs beside the dump could not check (printed).
         self.input_notes = []
+
+    def boot_id(self):
+        """The boot_id file's id, or None without the file."""
+        if not os.path.exists(self.boot_id_path):
+            return None
+        return parse_boot_id(self.boot_id_path)
 
     def milestone(self, name):
         """The summary row of @name, or None."""

@@ -6,11 +6,12 @@ Both need the sync keys of the summary ("# sync_counter", "# sync_*_ns"):
 Dump.clock_to_base() turns a local_clock or CLOCK_MONOTONIC time into the
 dump's time base. Both must be of the boot the dump was read in: a journal
 entry names its boot (_BOOT_ID, checked against the dump's boot_id file
-when bootstamp-dump wrote one); a kernel log is checked through the
-module's load line, which prints the counter beside its printk time.
+when bootstamp-dump wrote one); a kernel log has the module's load line,
+whose load id must be the summary's load_id.
 """
 
 import json
+import os
 import re
 
 from .parse import InputError
@@ -25,15 +26,17 @@ DMESG_RE = re.compile(r"\[\s*(\d+)\.(\d+)\](?:\[\s*[TC]\d+\])?\s?(.*)$")
 KMSG_RE = re.compile(r"^\d+,\d+,(\d+),[^;]*;(.*)$")
 
 # module/core.c at load: "bootstamp: full mode, CNTVCT_EL0 at 62500000 Hz,
-# counter 123456789", the counter read just before the printk.
-LOAD_RE = re.compile(r"bootstamp: \S+ mode, \S+ at \d+ Hz, counter (\d+)$")
-# Same boot: the counter-to-local_clock offset of the load line and of the
-# summary's sync keys agree this closely. On arm64, local_clock is the
-# counter scaled (sched_clock), so in one boot the two differ only by the
-# time between the counter read and the printk stamp (microseconds) and
-# sched_clock's rounding; another boot or board starts its clocks apart by
-# its own firmware and early-boot time.
-SAME_BOOT_NS = 1000000
+# load 0123456789abcdef at counter 123456789": a random load id (summary's
+# load_id) and the counter read just before the printk.
+LOAD_RE = re.compile(r"bootstamp: \S+ mode, \S+ at \d+ Hz, load ([0-9a-f]{16}) "
+                     r"at counter (\d+)\s*$")
+# The load line and the summary's sync keys should put local_clock at the
+# same offset from the counter: on arm64 sched_clock is the counter scaled.
+# Past this a note says the log's times may be off (a suspend since load
+# stops sched_clock, not the counter; a freq_hz= other than the kernel's
+# rate; days of sched_clock rounding at 54 MHz; a sched_clock that is not
+# the arch counter).
+SYNC_AGREE_NS = 1000000
 
 EPROBE_DEFER = -517
 # A probe in the kernel log and in the probes file is the same probe when
@@ -52,7 +55,8 @@ def _read(path):
 
 def parse_dmesg(path, text=None, loads=None):
     """Probe lines of a kernel log: [(local_clock_end_ns, dev, ret, dur_ns)].
-    The module's load lines go to @loads: [(local_clock_ns, counter)]."""
+    The module's load lines go to @loads: [(local_clock_ns, load_id,
+    counter)]."""
     if text is None:
         text = _read(path)
     out, stamped = [], 0
@@ -71,7 +75,7 @@ def parse_dmesg(path, text=None, loads=None):
         stamped += 1
         ld = LOAD_RE.search(msg)
         if ld and loads is not None:
-            loads.append((t_ns, int(ld.group(1))))
+            loads.append((t_ns, ld.group(1), int(ld.group(2))))
         p = PROBE_RE.search(msg)
         if p:
             # really_probe() returns a driver's own error as a positive
@@ -88,23 +92,34 @@ def parse_dmesg(path, text=None, loads=None):
 
 
 def check_same_boot_log(dump, path, loads):
-    """InputError unless every module load line of the log agrees with
-    the dump's clocks; a note (returned) when the log has none."""
+    """InputError unless a module load line of the log has the summary's
+    load_id; notes (returned) for what could not be checked, and when the
+    line and the sync keys disagree on the clocks."""
+    want = dump.meta.get("load_id")
+    if not want:
+        return ["%s has no load_id (a module before it): %s not checked to "
+                "be of the dump's boot" % (os.path.join(dump.dir, "summary"),
+                                           path)]
     if not loads:
-        return ("%s has no 'bootstamp: ... counter N' load line (a module "
-                "before this check, or the log wrapped): not checked to be "
-                "of the dump's boot" % path)
-    for t_ns, counter in loads:
-        off = dump.clock_to_base("local_clock", t_ns) - \
-            dump.counter_to_base(counter)
-        if abs(off) > SAME_BOOT_NS:
-            raise InputError(path, None, "not of the dump's boot: the "
-                             "module's load line 'counter %d' at %.6f s is "
-                             "%.3f ms off the dump's clocks (a log of another "
-                             "boot or kernel?); give the kernel log of the "
-                             "boot the dump was read in" %
-                             (counter, t_ns / 1e9, off / 1e6))
-    return None
+        return ["%s has no 'bootstamp: ... load ID at counter N' line (a "
+                "module before it, or the log wrapped): not checked to be of "
+                "the dump's boot" % path]
+    mine = [ld for ld in loads if ld[1] == want]
+    if not mine:
+        raise InputError(path, None, "not of the dump's boot: its module "
+                         "load id %s, the summary's load_id %s; give the "
+                         "kernel log of the boot the dump was read in" %
+                         (", ".join(sorted({ld[1] for ld in loads})), want))
+    t_ns, _, counter = mine[-1]
+    off = dump.clock_to_base("local_clock", t_ns) - \
+        dump.counter_to_base(counter)
+    if abs(off) > SYNC_AGREE_NS:
+        return ["the module's load line and the summary's sync keys put "
+                "local_clock %.3f ms apart (a suspend since the load, "
+                "freq_hz= other than the kernel's rate, or a sched_clock "
+                "that is not the counter): the log's probe times may be off "
+                "by as much" % (off / 1e6)]
+    return []
 
 
 def dmesg_probe_rows(dump, path, text=None):
@@ -112,9 +127,7 @@ def dmesg_probe_rows(dump, path, text=None):
     dump.clock_to_base("local_clock", 0)     # no sync keys: InputError
     rows, loads = [], []
     probes = parse_dmesg(path, text, loads)
-    note = check_same_boot_log(dump, path, loads)
-    if note:
-        dump.input_notes.append(note)
+    dump.input_notes += check_same_boot_log(dump, path, loads)
     for end, dev, ret, dur in probes:
         end_b = dump.clock_to_base("local_clock", end)
         rows.append({"device": dev, "driver": "-", "bus": "-",
@@ -176,7 +189,7 @@ def is_boot_event(msg):
 def parse_journal(path, text=None, boots=None):
     """systemd boot events of `journalctl -b -o json`:
     [(monotonic_ns, message, unit)], in time order. The _BOOT_ID of every
-    entry goes into the set @boots."""
+    entry goes into the set @boots (None for an entry without one)."""
     if text is None:
         text = _read(path)
     out, entries = [], 0
@@ -191,8 +204,10 @@ def parse_journal(path, text=None, boots=None):
         if not isinstance(e, dict):
             raise InputError(path, lineno, "not a journal entry object")
         entries += 1
-        if boots is not None and isinstance(e.get("_BOOT_ID"), str):
-            boots.add(e["_BOOT_ID"].replace("-", "").lower())
+        if boots is not None:
+            b = e.get("_BOOT_ID")
+            boots.add(b.replace("-", "").lower() if isinstance(b, str)
+                      else None)
         msg = _message(e)
         mono = e.get("__MONOTONIC_TIMESTAMP")
         if msg is None or mono is None or not is_boot_event(msg):
@@ -214,20 +229,24 @@ def parse_journal(path, text=None, boots=None):
 def check_same_boot_journal(dump, path, boots):
     """InputError when the journal holds another boot than the dump's
     boot_id file names, or, without that file, more than one boot."""
-    want = dump.boot_id
-    if want and boots - {want}:
+    want = dump.boot_id()
+    named = boots - {None}
+    if want and named - {want}:
         raise InputError(path, None, "not of the dump's boot: it has entries "
                          "of boot %s, the dump is of boot %s (its boot_id "
                          "file); give journalctl -b %s -o json" %
-                         (", ".join(sorted(boots - {want})), want, want))
-    if len(boots) > 1:
+                         (", ".join(sorted(named - {want})), want, want))
+    if len(named) > 1:
         raise InputError(path, None, "entries of %d boots (%s); give one "
                          "boot's: journalctl -b ID -o json" %
-                         (len(boots), ", ".join(sorted(boots))))
+                         (len(named), ", ".join(sorted(named))))
     if not want:
         dump.input_notes.append("%s has no boot_id file (bootstamp-dump "
                                 "writes one): %s not checked to be of the "
                                 "dump's boot" % (dump.dir, path))
+    elif None in boots:
+        dump.input_notes.append("%s has entries without _BOOT_ID: those "
+                                "not checked to be of the dump's boot" % path)
 
 
 def journal_events(dump, path, text=None):

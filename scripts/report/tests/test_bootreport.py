@@ -436,46 +436,64 @@ class Probes(unittest.TestCase):
     def test_load_line_of_this_boot(self):
         loads = []
         sources.parse_dmesg(DMESG, None, loads)
-        self.assertEqual(loads, [(1571836000, 117997250)])
+        self.assertEqual(loads, [(1571836000, "0123456789abcdef", 117997250)])
         d = parse.Dump(PROBES)
         sources.attach_probes(d, DMESG)
         self.assertEqual(d.input_notes, [])
 
-    def log_with_load_line(self, t, shift_ticks):
-        """The sample log with its load line's counter moved."""
+    def run_with_log(self, load_id="0123456789abcdef", shift_ticks=0,
+                     dump=PROBES, line=True):
+        """bootreport DUMP --dmesg with the sample log, its load line
+        changed (or left out)."""
         with open(DMESG, encoding="utf-8") as f:
             lines = f.read().splitlines()[:-1]
-        lines.append("[%12.6f] bootstamp: full mode, CNTVCT_EL0 at 62500000 "
-                     "Hz, counter %d" % (t, 117997250 + shift_ticks))
-        return "\n".join(lines) + "\n"
-
-    def test_log_of_another_boot_refused(self):
-        # 62 500 ticks = 1 ms at 62.5 MHz: the edge is allowed, past it not.
-        d = parse.Dump(PROBES)
-        sources.dmesg_probe_rows(d, "x", self.log_with_load_line(1.571836,
-                                                                 -62500))
+        if line:
+            lines.append("[    1.571836] bootstamp: full mode, CNTVCT_EL0 at "
+                         "62500000 Hz, load %s at counter %d" %
+                         (load_id, 117997250 + shift_ticks))
         with tempfile.TemporaryDirectory() as t:
             log = os.path.join(t, "dmesg.txt")
             with open(log, "w", encoding="utf-8") as f:
-                f.write(self.log_with_load_line(1.571836, 62501))
-            status, _, err = run([PROBES, "--dmesg", log])
+                f.write("\n".join(lines) + "\n")
+            status, out, err = run([dump, "--dmesg", log])
+        return status, out, err.replace(log, "LOG")
+
+    def test_log_of_another_load_refused(self):
+        status, _, err = self.run_with_log(load_id="f" * 16)
         self.assertEqual(status, 2)
-        self.assertIn("not of the dump's boot: the module's load line "
-                      "'counter 118059751' at 1.571836 s is -1.000 ms off",
+        self.assertIn("LOG: not of the dump's boot: its module load id "
+                      "ffffffffffffffff, the summary's load_id "
+                      "0123456789abcdef", err)
+
+    def test_clocks_apart_is_a_note(self):
+        # 62 500 ticks = 1 ms at 62.5 MHz: the edge is quiet, past it a note.
+        status, _, err = self.run_with_log(shift_ticks=-62500)
+        self.assertEqual((status, err), (0, ""))
+        status, out, err = self.run_with_log(shift_ticks=62501)
+        self.assertEqual(status, 0)
+        self.assertIn("bootreport: note: the module's load line and the "
+                      "summary's sync keys put local_clock -1.000 ms apart",
                       err)
+        self.assertIn("3f00b880.mailbox", out)
 
     def test_log_without_load_line_is_a_note(self):
-        with tempfile.TemporaryDirectory() as t:
-            log = os.path.join(t, "dmesg.txt")
-            with open(DMESG, encoding="utf-8") as f:
-                text = f.read().splitlines()[:-1]
-            with open(log, "w", encoding="utf-8") as f:
-                f.write("\n".join(text) + "\n")
-            status, out, err = run([PROBES, "--dmesg", log])
+        status, out, err = self.run_with_log(line=False)
         self.assertEqual(status, 0)
-        self.assertIn("bootreport: note: %s has no 'bootstamp: ... counter N' "
-                      "load line" % log, err)
+        self.assertIn("bootreport: note: LOG has no 'bootstamp: ... load ID "
+                      "at counter N' line", err)
         self.assertIn("3f00b880.mailbox", out)
+
+    def test_summary_without_load_id_is_a_note(self):
+        with tempfile.TemporaryDirectory() as t:
+            d = os.path.join(t, "dump")
+            shutil.copytree(PROBES, d)
+            with open(os.path.join(d, "summary"), encoding="utf-8") as f:
+                text = f.read().replace("# load_id: 0123456789abcdef\n", "")
+            with open(os.path.join(d, "summary"), "w", encoding="utf-8") as f:
+                f.write(text)
+            status, _, err = self.run_with_log(dump=d)
+        self.assertEqual(status, 0)
+        self.assertIn("summary has no load_id (a module before it)", err)
 
     def test_not_a_log(self):
         status, _, err = run([PROBES, "--dmesg", os.path.join(PROBES,
@@ -529,11 +547,28 @@ class Journal(unittest.TestCase):
         self.assertIn("has no boot_id file (bootstamp-dump writes one)", err)
 
     def test_bad_boot_id_file(self):
+        # Read for --journal only: stats over many boots is not stopped.
         with tempfile.TemporaryDirectory() as t:
             d = self.dump_with_boot_id(t, "not-a-boot")
-            status, _, err = run([d])
+            status, _, _ = run([d])
+            self.assertEqual(status, 0)
+            status, _, err = run([d, "--journal", JOURNAL])
         self.assertEqual(status, 2)
         self.assertIn("boot_id:1: not a boot id", err)
+
+    def test_entries_without_boot_id_are_a_note(self):
+        with open(JOURNAL, encoding="utf-8") as f:
+            lines = f.read().splitlines()
+        e = json.loads(lines[-1])
+        del e["_BOOT_ID"]
+        with tempfile.TemporaryDirectory() as t:
+            d = self.dump_with_boot_id(t, "0123456789abcdef0123456789abcdef")
+            j = os.path.join(t, "j.json")
+            with open(j, "w", encoding="utf-8") as f:
+                f.write("\n".join(lines[:-1] + [json.dumps(e)]) + "\n")
+            status, _, err = run([d, "--journal", j])
+        self.assertEqual(status, 0)
+        self.assertIn("has entries without _BOOT_ID", err)
 
     def test_text_svg_json_csv(self):
         status, out, _ = run([PROBES, "--journal", JOURNAL])
