@@ -451,8 +451,9 @@ static int __init bootstamp_init(void)
 	bs_debugfs_init();
 	/*
 	 * The load id (also summary's load_id) ties a kernel log to the dump
-	 * of this load: bootreport --dmesg refuses a log without it. The
-	 * counter beside the printk time lets it check the clock sync keys.
+	 * of this load: bootreport --dmesg takes the probes of a log only
+	 * from the boot that printed it. The counter beside the printk time
+	 * lets it check the summary's clock sync keys.
 	 */
 	pr_info("%s mode, %s at %u Hz, load %016llx at counter %llu\n",
 		bs_log_present() ? "full" : "live-only", bs_clock.reg,

@@ -62,5 +62,5 @@ python3 "$BST_TOP/scripts/bench/stats.py" "$OUT/runs.tsv" --ref "without module"
 	--meta "guest=QEMU virt, -smp $CPUS, \`${QEMU_ARGS[*]}\`, $(bench_kinfo "$V")" \
 	--meta "load average=before $BENCH_LOAD_BEFORE, after $BENCH_LOAD_AFTER; wall time ${BENCH_WALL} s" \
 	--meta "reproduce=\`CLOCK=$CLOCK RUNS=$RUNS CPUS=$CPUS scripts/bench/probe-cost.sh\`" \
-	--note "Under QEMU (TCG) the exception entry of a kprobe costs what the emulator makes of it, so the absolute difference is not a board's; on a board run the guest program by hand (selftests/bootstamp/probe_cost) with the module."
+	--note "What QEMU shows: with CLOCK=icount the instructions the probe path adds (two BRK exceptions and the handlers on entry, the return trampoline), with CLOCK=host what TCG makes of them. Not an exception's latency on a Cortex-A76, nor the stop_machine() that arming and disarming the kretprobe take at module load and unload. The guest program is QEMU-only (it rebinds a PL031 or PL061 and loads /lib/modules/bootstamp.ko): no board figure."
 info "results: ${OUT#"$BST_TOP"/}/results.md"

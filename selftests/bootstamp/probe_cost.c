@@ -20,6 +20,26 @@
 #define BINDS	25
 
 static uint64_t off_ticks[ROUNDS * BINDS], on_ticks[ROUNDS * BINDS];
+static struct bst_rebind rb;
+static bool was_loaded, found_device;
+
+/*
+ * However the test ends (ksft_exit_fail_msg() exits): the device bound
+ * and the module loaded again if it was. Not after SIGKILL, which /init
+ * sends only to end the boot.
+ */
+static void put_back(void)
+{
+	char path[512];
+
+	if (found_device) {
+		snprintf(path, sizeof(path), "/sys/bus/%s/drivers/%s/%s", rb.bus, rb.drv, rb.dev);
+		if (access(path, F_OK))
+			bst_rebind_write(&rb, "bind");
+	}
+	if (was_loaded && !bst_loaded())
+		bst_load("");
+}
 
 static int cmp_u64(const void *a, const void *b)
 {
@@ -28,9 +48,14 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-static double median_ns(uint64_t *t, int n, uint64_t freq)
+/* Quantile @q of the sorted @t in ns (the nearest rank below). */
+static double quantile_ns(const uint64_t *t, int n, double q, uint64_t freq)
 {
-	qsort(t, n, sizeof(*t), cmp_u64);
+	return t[(int)(q * (n - 1))] * 1e9 / freq;
+}
+
+static double median_ns(const uint64_t *t, int n, uint64_t freq)
+{
 	return (n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2.0) * 1e9 / freq;
 }
 
@@ -73,15 +98,15 @@ static void binds(const struct bst_rebind *rb, uint64_t *out)
 int main(void)
 {
 	int r, n_on = 0, n_off = 0, recorded = 0, loaded_off = 0, ret;
-	bool was_loaded = bst_loaded();
 	long long dropped = 0;
 	char *summary, path[512];
 	const char *state;
-	struct bst_rebind rb;
 	uint64_t freq = bst_cntfrq();
 	double off, on;
 
 	ksft_print_header();
+	was_loaded = bst_loaded();
+	atexit(put_back);
 	bst_need_module();
 	ksft_set_plan(4);
 	summary = bst_read("summary");
@@ -89,11 +114,14 @@ int main(void)
 	if (!state || strcmp(state, "on")) {
 		for (r = 0; r < 4; r++)
 			bst_skip("probe cost", "probes is %s", state ? state : "(missing)");
+		if (!was_loaded)
+			bst_unload(5, NULL);
 		ksft_finished();
 	}
 	free(summary);
 	if (!bst_rebind_find(&rb))
 		ksft_exit_fail_msg("no device bound to rtc-pl031 or pl061_gpio on the amba bus without a bound consumer: the QEMU virt guest has a PL061\n");
+	found_device = true;
 	ksft_print_msg("rebinding %s %s %s: %d rounds of %d binds per configuration\n",
 		       rb.bus, rb.drv, rb.dev, ROUNDS, BINDS);
 	ret = bst_unload(5, NULL);
@@ -124,10 +152,15 @@ int main(void)
 			ksft_exit_fail_msg("unload: %s\n", strerror(-ret));
 	}
 
+	qsort(off_ticks, n_off, sizeof(*off_ticks), cmp_u64);
+	qsort(on_ticks, n_on, sizeof(*on_ticks), cmp_u64);
 	off = median_ns(off_ticks, n_off, freq);
 	on = median_ns(on_ticks, n_on, freq);
-	ksft_print_msg("bind %s: median %.1f us without the module, %.1f us with its kretprobe: %+.1f us (%.3fx)\n",
-		       rb.dev, off / 1e3, on / 1e3, (on - off) / 1e3, on / off);
+	ksft_print_msg("bind %s: median %.1f us without the module (IQR %.1f-%.1f), %.1f us with its kretprobe (IQR %.1f-%.1f): %+.1f us (%.3fx)\n",
+		       rb.dev, off / 1e3, quantile_ns(off_ticks, n_off, 0.25, freq) / 1e3,
+		       quantile_ns(off_ticks, n_off, 0.75, freq) / 1e3, on / 1e3,
+		       quantile_ns(on_ticks, n_on, 0.25, freq) / 1e3,
+		       quantile_ns(on_ticks, n_on, 0.75, freq) / 1e3, (on - off) / 1e3, on / off);
 	ksft_print_msg("probe_cost off_ns=%.0f on_ns=%.0f binds=%d rounds=%d\n", off, on, n_on,
 		       ROUNDS);
 
@@ -138,6 +171,7 @@ int main(void)
 			 loaded_off);
 	snprintf(path, sizeof(path), "/sys/bus/%s/drivers/%s/%s", rb.bus, rb.drv, rb.dev);
 	ksft_test_result(!access(path, F_OK), "%s bound to %s at the end\n", rb.dev, rb.drv);
+	/* Loaded again without parameters: the -load boots start without it. */
 	if (was_loaded) {
 		ret = bst_load("");
 		if (ret)

@@ -15,10 +15,16 @@
  *                context: pid is this process, async "no"
  *   counts       summary's live_probes is the number of rows, nothing
  *                dropped
- *   async        rows with async "yes" ran on a kworker (an async
- *                probing worker); a sysfs bind never probes
- *                asynchronously, so without such rows (nothing probed
- *                asynchronously since load) the case is a skip
+ *   async probe  with an SD host on PCI (bst.sd=), the sdhci-pci device
+ *                is removed and found again by a PCI rescan:
+ *                pci_bus_add_device() -> device_initial_probe() lets a
+ *                driver that prefers asynchronous probing (sdhci-pci
+ *                does) probe from an async worker, so exactly one new row
+ *                for it, driver sdhci-pci, bus pci, ret 0, async "yes",
+ *                pid a kworker, and the device bound again; without such
+ *                a device the case is a skip
+ *   async        every row with async "yes" ran on a kworker; a skip when
+ *                there is none
  */
 #include "bootstamp_test.h"
 #include "rebind.h"
@@ -60,6 +66,56 @@ static void get_conv(const char *summary, struct conv *c)
 		ksft_exit_fail_msg("time_base is kernel_entry but summary has no kernel_entry row\n");
 }
 
+#define PCI_ASYNC_DRV	"/sys/bus/pci/drivers/sdhci-pci"
+
+static int write_str(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, s, strlen(s)) < 0)
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/* A PCI device bound to sdhci-pci; false if none. */
+static bool find_pci_async(char *dev, size_t len)
+{
+	struct dirent *e;
+	DIR *d = opendir(PCI_ASYNC_DRV);
+
+	if (!d)
+		return false;
+	while ((e = readdir(d))) {
+		if (e->d_type == DT_LNK && strchr(e->d_name, ':')) {
+			snprintf(dev, len, "%s", e->d_name);
+			closedir(d);
+			return true;
+		}
+	}
+	closedir(d);
+	return false;
+}
+
+/* Index of the row for @dev after @from with a duration; -1 if none yet. */
+static int finished_row(const struct bst_table *t, int from, int c_dev, int c_dur, const char *dev,
+			int *n)
+{
+	int i, idx = -1;
+
+	*n = 0;
+	for (i = from; i < t->nrows; i++) {
+		if (strcmp(t->rows[i].f[c_dev], dev))
+			continue;
+		(*n)++;
+		if (strcmp(t->rows[i].f[c_dur], "-"))
+			idx = i;
+	}
+	return idx;
+}
+
 static bool is_kworker(long long pid)
 {
 	char path[64], comm[64] = "";
@@ -74,6 +130,65 @@ static bool is_kworker(long long pid)
 	fclose(f);
 	return !strncmp(comm, "kworker", 7);
 }
+
+/*
+ * Remove the sdhci-pci device and rescan the bus: its probe runs on an
+ * async worker. One test result, or a skip without such a device.
+ */
+static void async_probe(int c_dev, int c_drv, int c_bus, int c_dur, int c_ret, int c_async,
+			int c_pid)
+{
+	char dev[256], path[512], *text;
+	struct bst_table before, after;
+	int idx = -1, n = 0, err, tries;
+
+	if (!find_pci_async(dev, sizeof(dev))) {
+		bst_skip("an async probe is one row on a kworker",
+			 "no device bound to sdhci-pci: a boot without bst.sd= has no SD host on PCI");
+		return;
+	}
+	text = bst_read("probes");
+	bst_parse(text, &before);
+	free(text);
+	ksft_print_msg("removing PCI device %s (sdhci-pci) and rescanning the bus\n", dev);
+	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/remove", dev);
+	err = write_str(path, "1");
+	if (!err)
+		err = write_str("/sys/bus/pci/rescan", "1");
+	if (err)
+		ksft_exit_fail_msg("PCI remove/rescan of %s: %s\n", dev, strerror(-err));
+	/* The probe runs on an async worker: wait for its row to finish. */
+	for (tries = 0; tries < 100; tries++) {
+		text = bst_read("probes");
+		bst_parse(text, &after);
+		free(text);
+		idx = finished_row(&after, before.nrows, c_dev, c_dur, dev, &n);
+		if (idx >= 0)
+			break;
+		bst_table_free(&after);
+		usleep(100000);
+	}
+	snprintf(path, sizeof(path), PCI_ASYNC_DRV "/%s", dev);
+	if (idx < 0) {
+		ksft_test_result_fail("no finished row for %s within 10 s of the rescan (%d rows)\n",
+				      dev, n);
+	} else {
+		ksft_print_msg("%s: driver %s bus %s ret %s async %s pid %s\n", dev,
+			       after.rows[idx].f[c_drv], after.rows[idx].f[c_bus],
+			       after.rows[idx].f[c_ret], after.rows[idx].f[c_async],
+			       after.rows[idx].f[c_pid]);
+		ksft_test_result(n == 1 && !strcmp(after.rows[idx].f[c_drv], "sdhci-pci") &&
+				 !strcmp(after.rows[idx].f[c_bus], "pci") &&
+				 !strcmp(after.rows[idx].f[c_ret], "0") &&
+				 !strcmp(after.rows[idx].f[c_async], "yes") &&
+				 is_kworker(bst_num(&after.rows[idx], c_pid)) && !access(path, F_OK),
+				 "an async probe is one row on a kworker (%s after a PCI rescan)\n",
+				 dev);
+		bst_table_free(&after);
+	}
+	bst_table_free(&before);
+}
+
 
 int main(void)
 {
@@ -90,7 +205,7 @@ int main(void)
 
 	ksft_print_header();
 	bst_need_module();
-	ksft_set_plan(8);
+	ksft_set_plan(9);
 
 	summary = bst_read("summary");
 	text = bst_read("probes");
@@ -111,7 +226,7 @@ int main(void)
 	if (!state || strcmp(state, "on")) {
 		ksft_test_result(before.nrows == 0, "no rows while probes is %s (%d rows)\n",
 				 state ? state : "(missing)", before.nrows);
-		for (i = 0; i < 6; i++)
+		for (i = 0; i < 7; i++)
 			bst_skip("probe recording", "probes is %s", state ? state : "(missing)");
 		ksft_finished();
 	}
@@ -165,7 +280,7 @@ int main(void)
 	ksft_test_result(nnew == 1, "one new row for %s (%d; %d rows before, %d after)\n",
 			 dev, nnew, before.nrows, after.nrows);
 	if (idx < 0) {
-		for (i = 0; i < 5; i++)
+		for (i = 0; i < 6; i++)
 			bst_skip("the rebind's row", "no row for %s", dev);
 		ksft_finished();
 	}
@@ -201,6 +316,12 @@ int main(void)
 			 "live_probes %lld = %d rows, live_probes_dropped %lld\n", live,
 			 after.nrows, dropped);
 
+	async_probe(c_dev, c_drv, c_bus, c_dur, c_ret, c_async, c_pid);
+	bst_table_free(&after);
+	text = bst_read("probes");
+	bst_parse(text, &after);
+	free(text);
+
 	nasync = 0;
 	badasync = 0;
 	for (i = 0; i < after.nrows; i++) {
@@ -212,7 +333,7 @@ int main(void)
 	}
 	if (!nasync)
 		bst_skip("async rows ran on async workers",
-			 "no asynchronous probe since load: a sysfs bind probes in the writer's context and the guest adds no device or driver after load");
+			 "no asynchronous probe since load: a sysfs bind probes in the writer's context, and only a boot with an SD host on PCI (bst.sd=) adds a device after load");
 	else
 		ksft_test_result(!badasync,
 				 "async rows ran on async workers (%d of %d not a kworker)\n",

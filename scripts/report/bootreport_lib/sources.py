@@ -29,7 +29,7 @@ KMSG_RE = re.compile(r"^\d+,\d+,(\d+),[^;]*;(.*)$")
 # load 0123456789abcdef at counter 123456789": a random load id (summary's
 # load_id) and the counter read just before the printk.
 LOAD_RE = re.compile(r"bootstamp: \S+ mode, \S+ at \d+ Hz, load ([0-9a-f]{16}) "
-                     r"at counter (\d+)\s*$")
+                     r"at counter (\d+)\s*$", re.I)
 # The load line and the summary's sync keys should put local_clock at the
 # same offset from the counter: on arm64 sched_clock is the counter scaled.
 # Past this a note says the log's times may be off (a suspend since load
@@ -53,14 +53,27 @@ def _read(path):
         raise InputError(path, None, "cannot read: %s" % e) from None
 
 
-def parse_dmesg(path, text=None, loads=None):
-    """Probe lines of a kernel log: [(local_clock_end_ns, dev, ret, dur_ns)].
-    The module's load lines go to @loads: [(local_clock_ns, load_id,
-    counter)]."""
+class LogScan:
+    """What a kernel log holds for the report. A log can hold several
+    boots (a serial capture across reboots): printk time going back by more
+    than REORDER_NS starts the next one (boot 0, 1, ...)."""
+
+    def __init__(self):
+        self.probes = []        # (local_clock_end_ns, dev, ret, dur_ns)
+        self.probe_boot = []    # the boot of each probe
+        self.loads = []         # (local_clock_ns, load_id, counter, boot)
+        self.resets = []        # line numbers where a boot starts (not 0's)
+
+
+# Records of different CPUs can reach the log slightly out of time order.
+REORDER_NS = 1000000
+
+
+def scan_dmesg(path, text=None):
     if text is None:
         text = _read(path)
-    out, stamped = [], 0
-    for line in text.splitlines():
+    scan, stamped, last, boot = LogScan(), 0, None, 0
+    for lineno, line in enumerate(text.splitlines(), 1):
         m = KMSG_RE.match(line)
         if m:
             t_ns, msg = int(m.group(1)) * 1000, m.group(2)
@@ -73,62 +86,104 @@ def parse_dmesg(path, text=None, loads=None):
                 int(frac) * 10 ** (9 - len(frac))
             msg = m.group(3)
         stamped += 1
+        if last is not None and t_ns + REORDER_NS < last:
+            boot += 1
+            scan.resets.append(lineno)
+        last = t_ns
         ld = LOAD_RE.search(msg)
-        if ld and loads is not None:
-            loads.append((t_ns, ld.group(1), int(ld.group(2))))
+        if ld:
+            scan.loads.append((t_ns, ld.group(1).lower(), int(ld.group(2)),
+                               boot))
         p = PROBE_RE.search(msg)
         if p:
             # really_probe() returns a driver's own error as a positive
             # value (drivers/base/dd.c, "Return probe errors as positive
             # values") and initcall_debug prints it as is; the probes file
             # shows every error negative, so do the same.
-            out.append((t_ns, p.group(1), -abs(int(p.group(2))),
-                        int(p.group(3)) * 1000))
+            scan.probes.append((t_ns, p.group(1), -abs(int(p.group(2))),
+                                int(p.group(3)) * 1000))
+            scan.probe_boot.append(boot)
     if not stamped:
         raise InputError(path, None, "no timestamped kernel log line (want "
                          "'dmesg' output with '[    1.234567]' stamps or "
                          "/dev/kmsg records)")
-    return out
+    return scan
 
 
-def check_same_boot_log(dump, path, loads):
-    """InputError unless a module load line of the log has the summary's
-    load_id; notes (returned) for what could not be checked, and when the
-    line and the sync keys disagree on the clocks."""
-    want = dump.meta.get("load_id")
+def parse_dmesg(path, text=None):
+    """Probe lines of a kernel log: [(local_clock_end_ns, dev, ret, dur_ns)]."""
+    return scan_dmesg(path, text).probes
+
+
+def _ids(ids, most=3):
+    ids = sorted(ids)
+    more = " and %d more" % (len(ids) - most) if len(ids) > most else ""
+    return ", ".join(ids[:most]) + more
+
+
+def pick_boot(dump, path, scan):
+    """The boot of @scan that the dump is of (None: the log's only boot,
+    unchecked) and notes; InputError when the log is of another boot or
+    load, or holds several boots and nothing tells which."""
+    want = (dump.meta.get("load_id") or "").lower()
+    ids = {ld[1] for ld in scan.loads}
+    several = ""
+    if scan.resets:
+        several = "%s holds %d boots (printk time goes back at line %s)" % (
+            path, len(scan.resets) + 1, _ids(str(n) for n in scan.resets))
     if not want:
-        return ["%s has no load_id (a module before it): %s not checked to "
-                "be of the dump's boot" % (os.path.join(dump.dir, "summary"),
-                                           path)]
-    if not loads:
-        return ["%s has no 'bootstamp: ... load ID at counter N' line (a "
-                "module before it, or the log wrapped): not checked to be of "
-                "the dump's boot" % path]
-    mine = [ld for ld in loads if ld[1] == want]
+        if ids:
+            raise InputError(path, None, "its module prints load ids (%s) "
+                             "but the summary has no load_id: a dump and a "
+                             "log of different module versions" % _ids(ids))
+        if several:
+            raise InputError(path, None, "%s, and the summary has no load_id "
+                             "to tell the dump's: give one boot's log" %
+                             several)
+        return None, ["%s has no load_id (a module before it): %s not "
+                      "checked to be of the dump's boot" %
+                      (os.path.join(dump.dir, "summary"), path)]
+    if not ids:
+        if several:
+            raise InputError(path, None, "%s and no 'bootstamp: ... load ID' "
+                             "line to tell the dump's: give the log of the "
+                             "dump's boot" % several)
+        return None, ["%s has no 'bootstamp: ... load ID at counter N' line "
+                      "(the log wrapped, or a module before it): not checked "
+                      "to be of the dump's boot" % path]
+    mine = [ld for ld in scan.loads if ld[1] == want]
     if not mine:
         raise InputError(path, None, "not of the dump's boot: its module "
                          "load id %s, the summary's load_id %s; give the "
                          "kernel log of the boot the dump was read in" %
-                         (", ".join(sorted({ld[1] for ld in loads})), want))
-    t_ns, _, counter = mine[-1]
+                         (_ids(ids), want))
+    t_ns, _, counter, boot = mine[-1]
+    notes = []
+    if several:
+        notes.append("%s: only the probes of the boot with the dump's load "
+                     "id are used" % several)
     off = dump.clock_to_base("local_clock", t_ns) - \
         dump.counter_to_base(counter)
     if abs(off) > SYNC_AGREE_NS:
-        return ["the module's load line and the summary's sync keys put "
-                "local_clock %.3f ms apart (a suspend since the load, "
-                "freq_hz= other than the kernel's rate, or a sched_clock "
-                "that is not the counter): the log's probe times may be off "
-                "by as much" % (off / 1e6)]
-    return []
+        notes.append("the module's load line and the summary's sync keys "
+                     "put local_clock %.3f ms apart (a suspend since the "
+                     "load, freq_hz= other than the kernel's rate, or a "
+                     "sched_clock that is not the counter): the log's probe "
+                     "times may be off by as much" % (off / 1e6))
+    return boot, notes
 
 
 def dmesg_probe_rows(dump, path, text=None):
-    """The kernel log's probes as rows of the probes file's shape."""
+    """The kernel log's probes (of the dump's boot) as rows of the probes
+    file's shape."""
     dump.clock_to_base("local_clock", 0)     # no sync keys: InputError
-    rows, loads = [], []
-    probes = parse_dmesg(path, text, loads)
-    dump.input_notes += check_same_boot_log(dump, path, loads)
-    for end, dev, ret, dur in probes:
+    scan = scan_dmesg(path, text)
+    boot, notes = pick_boot(dump, path, scan)
+    dump.input_notes += notes
+    rows = []
+    for (end, dev, ret, dur), b in zip(scan.probes, scan.probe_boot):
+        if boot is not None and b != boot:
+            continue
         end_b = dump.clock_to_base("local_clock", end)
         rows.append({"device": dev, "driver": "-", "bus": "-",
                      "start_ns": end_b - dur, "duration_ns": dur, "ret": ret,
@@ -235,11 +290,11 @@ def check_same_boot_journal(dump, path, boots):
         raise InputError(path, None, "not of the dump's boot: it has entries "
                          "of boot %s, the dump is of boot %s (its boot_id "
                          "file); give journalctl -b %s -o json" %
-                         (", ".join(sorted(named - {want})), want, want))
+                         (_ids(named - {want}), want, want))
     if len(named) > 1:
         raise InputError(path, None, "entries of %d boots (%s); give one "
                          "boot's: journalctl -b ID -o json" %
-                         (len(named), ", ".join(sorted(named))))
+                         (len(named), _ids(named)))
     if not want:
         dump.input_notes.append("%s has no boot_id file (bootstamp-dump "
                                 "writes one): %s not checked to be of the "

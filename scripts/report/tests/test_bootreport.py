@@ -434,19 +434,20 @@ class Probes(unittest.TestCase):
         self.assertIn("sync_monotonic_ns", err)
 
     def test_load_line_of_this_boot(self):
-        loads = []
-        sources.parse_dmesg(DMESG, None, loads)
-        self.assertEqual(loads, [(1571836000, "0123456789abcdef", 117997250)])
+        scan = sources.scan_dmesg(DMESG)
+        self.assertEqual(scan.loads,
+                         [(1571836000, "0123456789abcdef", 117997250, 0)])
+        self.assertEqual(scan.resets, [])
         d = parse.Dump(PROBES)
         sources.attach_probes(d, DMESG)
         self.assertEqual(d.input_notes, [])
 
     def run_with_log(self, load_id="0123456789abcdef", shift_ticks=0,
-                     dump=PROBES, line=True):
+                     dump=PROBES, line=True, before=()):
         """bootreport DUMP --dmesg with the sample log, its load line
-        changed (or left out)."""
+        changed (or left out), after the lines @before."""
         with open(DMESG, encoding="utf-8") as f:
-            lines = f.read().splitlines()[:-1]
+            lines = list(before) + f.read().splitlines()[:-1]
         if line:
             lines.append("[    1.571836] bootstamp: full mode, CNTVCT_EL0 at "
                          "62500000 Hz, load %s at counter %d" %
@@ -483,7 +484,7 @@ class Probes(unittest.TestCase):
                       "at counter N' line", err)
         self.assertIn("3f00b880.mailbox", out)
 
-    def test_summary_without_load_id_is_a_note(self):
+    def test_summary_without_load_id(self):
         with tempfile.TemporaryDirectory() as t:
             d = os.path.join(t, "dump")
             shutil.copytree(PROBES, d)
@@ -491,9 +492,45 @@ class Probes(unittest.TestCase):
                 text = f.read().replace("# load_id: 0123456789abcdef\n", "")
             with open(os.path.join(d, "summary"), "w", encoding="utf-8") as f:
                 f.write(text)
+            # A log without load lines: a note; with them: another module.
+            status, _, err = self.run_with_log(dump=d, line=False)
+            self.assertEqual(status, 0)
+            self.assertIn("summary has no load_id (a module before it)", err)
             status, _, err = self.run_with_log(dump=d)
+        self.assertEqual(status, 2)
+        self.assertIn("its module prints load ids (0123456789abcdef) but the "
+                      "summary has no load_id", err)
+
+    def test_uppercase_load_id(self):
+        status, _, err = self.run_with_log(load_id="0123456789ABCDEF")
+        self.assertEqual((status, err), (0, ""))
+
+    # A serial capture across a reboot: another boot's lines first.
+    OTHER_BOOT = ["[    0.000000] Booting Linux on physical CPU 0x0",
+                  "[    0.050000] probe of mmc0:9999 returned 0 after 900 usecs",
+                  "[    2.000000] bootstamp: full mode, CNTVCT_EL0 at 62500000 "
+                  "Hz, load aaaaaaaaaaaaaaaa at counter 125000000"]
+
+    def test_several_boots_take_the_dumps(self):
+        status, out, err = self.run_with_log(before=self.OTHER_BOOT)
         self.assertEqual(status, 0)
-        self.assertIn("summary has no load_id (a module before it)", err)
+        self.assertIn("bootreport: note: LOG holds 2 boots (printk time goes "
+                      "back at line 4): only the probes of the boot with the "
+                      "dump's load id are used", err)
+        self.assertNotIn("mmc0:9999", out)
+        self.assertIn("3f00b880.mailbox", out)
+
+    def test_several_boots_none_the_dumps(self):
+        status, _, err = self.run_with_log(before=self.OTHER_BOOT,
+                                           load_id="b" * 16)
+        self.assertEqual(status, 2)
+        self.assertIn("not of the dump's boot: its module load id "
+                      "aaaaaaaaaaaaaaaa, bbbbbbbbbbbbbbbb, the summary's", err)
+        status, _, err = self.run_with_log(before=self.OTHER_BOOT[:2],
+                                           line=False)
+        self.assertEqual(status, 2)
+        self.assertIn("LOG holds 2 boots (printk time goes back at line 3) and "
+                      "no 'bootstamp: ... load ID' line", err)
 
     def test_not_a_log(self):
         status, _, err = run([PROBES, "--dmesg", os.path.join(PROBES,
