@@ -31,14 +31,17 @@ static bool was_loaded, found_device;
 static void put_back(void)
 {
 	char path[512];
+	int err;
 
 	if (found_device) {
 		snprintf(path, sizeof(path), "/sys/bus/%s/drivers/%s/%s", rb.bus, rb.drv, rb.dev);
-		if (access(path, F_OK))
-			bst_rebind_write(&rb, "bind");
+		err = access(path, F_OK) ? bst_rebind_write(&rb, "bind") : 0;
+		if (err)
+			ksft_print_msg("putting back: bind %s: %s\n", rb.dev, strerror(-err));
 	}
-	if (was_loaded && !bst_loaded())
-		bst_load("");
+	err = was_loaded && !bst_loaded() ? bst_load("") : 0;
+	if (err)
+		ksft_print_msg("putting back: load %s: %s\n", BST_KO, strerror(-err));
 }
 
 static int cmp_u64(const void *a, const void *b)

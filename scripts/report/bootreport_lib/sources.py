@@ -55,8 +55,11 @@ def _read(path):
 
 class LogScan:
     """What a kernel log holds for the report. A log can hold several
-    boots (a serial capture across reboots): printk time going back by more
-    than REORDER_NS starts the next one (boot 0, 1, ...)."""
+    boots (a serial capture across reboots): the kernel's "Booting Linux"
+    banner, or printk time going back to below NEW_BOOT_NS, starts the next
+    one (boot 0, 1, ...). Other steps back are records stored out of time
+    order (the timestamp is taken before the record is reserved, and a
+    vCPU can be held up in between): not a new boot."""
 
     def __init__(self):
         self.probes = []        # (local_clock_end_ns, dev, ret, dur_ns)
@@ -65,14 +68,18 @@ class LogScan:
         self.resets = []        # line numbers where a boot starts (not 0's)
 
 
-# Records of different CPUs can reach the log slightly out of time order.
-REORDER_NS = 1000000
+# A boot's first records are stamped 0 (before sched_clock runs) or a few
+# ms; a later record is never this early unless the log restarted.
+NEW_BOOT_NS = 1000000000
+# init/main.c, arch/arm64/kernel/setup.c: a boot's first lines.
+BANNER_RE = re.compile(r"^(Booting Linux on physical CPU|Linux version) ")
 
 
 def scan_dmesg(path, text=None):
     if text is None:
         text = _read(path)
     scan, stamped, last, boot = LogScan(), 0, None, 0
+    body_seen = False       # a line of this boot after its banner lines
     for lineno, line in enumerate(text.splitlines(), 1):
         m = KMSG_RE.match(line)
         if m:
@@ -86,9 +93,13 @@ def scan_dmesg(path, text=None):
                 int(frac) * 10 ** (9 - len(frac))
             msg = m.group(3)
         stamped += 1
-        if last is not None and t_ns + REORDER_NS < last:
+        banner = bool(BANNER_RE.match(msg))
+        if last is not None and (t_ns < NEW_BOOT_NS <= last or
+                                 (banner and body_seen)):
             boot += 1
             scan.resets.append(lineno)
+            body_seen = False
+        body_seen = body_seen or not banner
         last = t_ns
         ld = LOAD_RE.search(msg)
         if ld:
@@ -122,15 +133,19 @@ def _ids(ids, most=3):
 
 
 def pick_boot(dump, path, scan):
-    """The boot of @scan that the dump is of (None: the log's only boot,
-    unchecked) and notes; InputError when the log is of another boot or
-    load, or holds several boots and nothing tells which."""
+    """The boots of @scan that the dump is of (more than one when the log
+    holds the same boot twice; None: the log's only boot, unchecked) and
+    notes; InputError when the log is of another boot or load, or holds
+    several boots and nothing tells which."""
     want = (dump.meta.get("load_id") or "").lower()
     ids = {ld[1] for ld in scan.loads}
     several = ""
     if scan.resets:
-        several = "%s holds %d boots (printk time goes back at line %s)" % (
-            path, len(scan.resets) + 1, _ids(str(n) for n in scan.resets))
+        at = ", ".join(str(n) for n in scan.resets[:3])
+        if len(scan.resets) > 3:
+            at += " and %d more" % (len(scan.resets) - 3)
+        several = "%s holds %d boots (printk time starts again at line %s)" \
+            % (path, len(scan.resets) + 1, at)
     if not want:
         if ids:
             raise InputError(path, None, "its module prints load ids (%s) "
@@ -157,11 +172,14 @@ def pick_boot(dump, path, scan):
                          "load id %s, the summary's load_id %s; give the "
                          "kernel log of the boot the dump was read in" %
                          (_ids(ids), want))
-    t_ns, _, counter, boot = mine[-1]
+    t_ns, _, counter, _ = mine[-1]
+    boots = {ld[3] for ld in mine}
     notes = []
     if several:
+        left = sum(b not in boots for b in scan.probe_boot)
         notes.append("%s: only the probes of the boot with the dump's load "
-                     "id are used" % several)
+                     "id are used (%d of other boots left out)" %
+                     (several, left))
     off = dump.clock_to_base("local_clock", t_ns) - \
         dump.counter_to_base(counter)
     if abs(off) > SYNC_AGREE_NS:
@@ -170,7 +188,7 @@ def pick_boot(dump, path, scan):
                      "load, freq_hz= other than the kernel's rate, or a "
                      "sched_clock that is not the counter): the log's probe "
                      "times may be off by as much" % (off / 1e6))
-    return boot, notes
+    return boots, notes
 
 
 def dmesg_probe_rows(dump, path, text=None):
@@ -178,12 +196,14 @@ def dmesg_probe_rows(dump, path, text=None):
     file's shape."""
     dump.clock_to_base("local_clock", 0)     # no sync keys: InputError
     scan = scan_dmesg(path, text)
-    boot, notes = pick_boot(dump, path, scan)
+    boots, notes = pick_boot(dump, path, scan)
     dump.input_notes += notes
-    rows = []
-    for (end, dev, ret, dur), b in zip(scan.probes, scan.probe_boot):
-        if boot is not None and b != boot:
+    rows, seen = [], set()
+    for p, b in zip(scan.probes, scan.probe_boot):
+        if (boots is not None and b not in boots) or p in seen:
             continue
+        seen.add(p)             # the same boot's log twice: once
+        end, dev, ret, dur = p
         end_b = dump.clock_to_base("local_clock", end)
         rows.append({"device": dev, "driver": "-", "bus": "-",
                      "start_ns": end_b - dur, "duration_ns": dur, "ret": ret,
