@@ -69,8 +69,11 @@ class LogScan:
 
 
 # A boot's first records are stamped 0 (before sched_clock runs) or a few
-# ms; a later record is never this early unless the log restarted.
+# ms; a later record is never this early unless the log restarted. Records
+# out of order are so by far less than OUT_OF_ORDER_NS (one that crosses
+# the second is not a restart).
 NEW_BOOT_NS = 1000000000
+OUT_OF_ORDER_NS = 100000000
 # init/main.c, arch/arm64/kernel/setup.c: a boot's first lines.
 BANNER_RE = re.compile(r"^(Booting Linux on physical CPU|Linux version) ")
 
@@ -94,8 +97,9 @@ def scan_dmesg(path, text=None):
             msg = m.group(3)
         stamped += 1
         banner = bool(BANNER_RE.match(msg))
-        if last is not None and (t_ns < NEW_BOOT_NS <= last or
-                                 (banner and body_seen)):
+        if last is not None and (
+                (t_ns < NEW_BOOT_NS <= last and
+                 last - t_ns > OUT_OF_ORDER_NS) or (banner and body_seen)):
             boot += 1
             scan.resets.append(lineno)
             body_seen = False

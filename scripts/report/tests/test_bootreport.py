@@ -542,6 +542,10 @@ class Probes(unittest.TestCase):
             lines = f.read().splitlines()
         text = "\n".join(lines[:5] + late + lines[5:]) + "\n"
         self.assertEqual(sources.scan_dmesg("x", text).resets, [])
+        # Out of order across the second: not a restart either.
+        cross = ["[    1.000300] a", "[    0.999800] b", "[    1.000900] c"]
+        self.assertEqual(sources.scan_dmesg("x", "\n".join(cross)).resets,
+                         [])
         d = parse.Dump(PROBES)
         once = sources.dmesg_probe_rows(d, "x", text)
         self.assertIn("late.dev", [r["device"] for r in once])
