@@ -23,6 +23,7 @@
 #include <unistd.h>
 
 #include "kselftest.h"
+#include "../lib/bst_file.h"
 #include "../lib/bst_time.h"
 
 #define BST_EXPECT	"/bst/expect"

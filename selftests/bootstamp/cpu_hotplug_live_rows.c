@@ -30,25 +30,12 @@
 #define LIVE_CPU_MAX	64	/* BS_MAX_LIVE_CPU, module/internal.h */
 #define CPU_SYS		"/sys/devices/system/cpu"
 
-static int write_str(const char *path, const char *val)
-{
-	int fd, ret = 0;
-
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, val, strlen(val)) != (ssize_t)strlen(val))
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
 static int set_online(int cpu, int on)
 {
 	char path[96];
 
 	snprintf(path, sizeof(path), CPU_SYS "/cpu%d/online", cpu);
-	return write_str(path, on ? "1" : "0");
+	return bst_write_file(path, on ? "1" : "0");
 }
 
 /* Is @cpu in the list of /sys/devices/system/cpu/online ("0-1,3")? */
@@ -95,7 +82,7 @@ static int partial_bringup(int *state)
 	ret = set_online(1, 0);
 	for (i = bringup - 1; !ret && i > 0; i--) {
 		snprintf(val, sizeof(val), "%d", nums[i]);
-		ret = write_str(CPU_SYS "/cpu1/hotplug/target", val);
+		ret = bst_write_file(CPU_SYS "/cpu1/hotplug/target", val);
 		*state = nums[i];
 		if (ret != -EINVAL)
 			break;

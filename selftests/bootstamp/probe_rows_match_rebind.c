@@ -68,18 +68,6 @@ static void get_conv(const char *summary, struct conv *c)
 
 #define PCI_ASYNC_DRV	"/sys/bus/pci/drivers/sdhci-pci"
 
-static int write_str(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC), ret = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, s, strlen(s)) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
 /* Is PCI device @dev QEMU's emulated SD host (1b36:0007)? */
 static bool is_qemu_sdhci(const char *dev)
 {
@@ -171,13 +159,13 @@ static void async_probe(int c_dev, int c_drv, int c_bus, int c_dur, int c_ret, i
 	free(text);
 	ksft_print_msg("removing PCI device %s (sdhci-pci) and rescanning the bus\n", dev);
 	snprintf(path, sizeof(path), "/sys/bus/pci/devices/%s/remove", dev);
-	err = write_str(path, "1");
+	err = bst_write_file(path, "1");
 	if (err)
 		ksft_exit_fail_msg("PCI remove of %s: %s\n", dev, strerror(-err));
 	/* Once more if need be: the device stays away until a rescan works. */
-	err = write_str("/sys/bus/pci/rescan", "1");
+	err = bst_write_file("/sys/bus/pci/rescan", "1");
 	if (err)
-		err = write_str("/sys/bus/pci/rescan", "1");
+		err = bst_write_file("/sys/bus/pci/rescan", "1");
 	if (err)
 		ksft_exit_fail_msg("PCI rescan after removing %s: %s (device gone)\n", dev,
 				   strerror(-err));

@@ -90,16 +90,9 @@ static inline bool bst_rebind_find(struct bst_rebind *r)
 static inline int bst_rebind_write(const struct bst_rebind *r, const char *attr)
 {
 	char path[512];
-	int fd, ret = 0;
 
 	snprintf(path, sizeof(path), "/sys/bus/%s/drivers/%s/%s", r->bus, r->drv, attr);
-	fd = open(path, O_WRONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, r->dev, strlen(r->dev)) < 0)
-		ret = -errno;
-	close(fd);
-	return ret;
+	return bst_write_file(path, r->dev);
 }
 
 #endif

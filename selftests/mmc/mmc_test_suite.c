@@ -40,8 +40,8 @@ int main(void)
 	if (!sd_wait_card(&card, sd_wait_limit()))
 		ksft_exit_fail_msg("no SD card within %.0f s\n", sd_wait_limit());
 	mode = sd_ios_mode(&card);
-	err = sd_write_file(MMC_DRIVERS "/mmcblk/unbind", card.dev) ?:
-	      sd_write_file(MMC_DRIVERS "/mmc_test/bind", card.dev);
+	err = bst_write_file(MMC_DRIVERS "/mmcblk/unbind", card.dev) ?:
+	      bst_write_file(MMC_DRIVERS "/mmc_test/bind", card.dev);
 	if (err)
 		ksft_exit_fail_msg("cannot move %s to mmc_test: %s\n", card.dev, strerror(-err));
 
@@ -74,7 +74,7 @@ int main(void)
 			continue;
 		}
 		snprintf(num, sizeof(num), "%d", i);
-		err = sd_write_file(test, num);
+		err = bst_write_file(test, num);
 		results = err ? NULL : sd_read_all(test, &len);
 		snprintf(key, sizeof(key), "Test %d: ", i);
 		r = results ? strstr(results, key) : NULL;

@@ -24,6 +24,7 @@
 
 #include "kselftest.h"
 #include "../console/console.h"
+#include "../lib/bst_file.h"
 #include "../lib/bst_time.h"
 
 #define SD_DEBUGFS	"/sys/kernel/debug"
@@ -131,20 +132,6 @@ fail:
 	return NULL;
 }
 
-/* Write a string to a file; returns 0 or -errno. */
-static inline int sd_write_file(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY);
-	int err = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, s, strlen(s)) < 0)
-		err = -errno;
-	close(fd);
-	return err;
-}
-
 /* The card: its host ("mmc0"), its device ("mmc0:0001"). */
 struct sd_card {
 	char host[256];
@@ -236,7 +223,7 @@ static inline int sd_host_write(const struct sd_card *c, const char *name,
 	char path[1024];
 
 	snprintf(path, sizeof(path), SD_DEBUGFS "/%s/%s", c->host, name);
-	return sd_write_file(path, s);
+	return bst_write_file(path, s);
 }
 
 /* A card attribute in sysfs ("cid", "serial"). */
@@ -587,12 +574,12 @@ static inline int sd_suspend_resume(void)
 	int err, reset;
 
 	/* Left at its default, each suspend would wait 5 s. */
-	err = sd_write_file("/sys/module/suspend/parameters/pm_test_delay", "0");
+	err = bst_write_file("/sys/module/suspend/parameters/pm_test_delay", "0");
 	if (!err)
-		err = sd_write_file("/sys/power/pm_test", "devices");
+		err = bst_write_file("/sys/power/pm_test", "devices");
 	if (!err)
-		err = sd_write_file("/sys/power/state", "freeze");
-	reset = sd_write_file("/sys/power/pm_test", "none");
+		err = bst_write_file("/sys/power/state", "freeze");
+	reset = bst_write_file("/sys/power/pm_test", "none");
 	if (err || reset)
 		return err ?: reset;
 	after = sd_suspends();

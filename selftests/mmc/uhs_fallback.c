@@ -103,8 +103,8 @@ static void check_removal(const char *want_mode, const char *want_path, long wan
 	link[n] = '\0';
 	snprintf(pci, sizeof(pci), "%s", basename(link));
 	sd_trace_clear();
-	err = sd_write_file("/sys/bus/pci/drivers/sdhci-pci/unbind", pci) ?:
-	      sd_write_file("/sys/bus/pci/drivers/sdhci-pci/bind", pci);
+	err = bst_write_file("/sys/bus/pci/drivers/sdhci-pci/unbind", pci) ?:
+	      bst_write_file("/sys/bus/pci/drivers/sdhci-pci/bind", pci);
 	if (err || !sd_wait_card(&card, sd_wait_limit()))
 		ksft_exit_fail_msg("unbind and bind %s: card back (%s)\n", pci,
 				   err ? strerror(-err) : "no card");
