@@ -35,19 +35,9 @@ CONFIGS=("$ON" "$OFF" "$TR")
 # The kernel each configuration boots, and what it adds to the command line.
 declare -A KERNEL=([$ON]=$ON [$OFF]=$OFF [$TR]=$OFF)
 declare -A EXTRA=([$ON]="" [$OFF]="" [$TR]=" trace_clock=arm64-counter trace_event=initcall:initcall_start,initcall:initcall_finish,cpuhp:cpuhp_enter,cpuhp:cpuhp_exit")
-# CLOCK=host: guest time follows the host (what a person waits for, but
-# host load moves it by several percent between runs). CLOCK=icount: guest
-# time counts executed instructions (-icount shift=0: 1 ns each), the same
-# on every run, which resolves a 1% difference. Fine for this CPU-bound
-# question; not for a console benchmark, where icount would freeze time
-# during a UART stall.
+# CLOCK (bench_set_clock): host, or icount, fine for this CPU-bound question.
 CLOCK=${CLOCK:-host}
-# shellcheck disable=SC2054 # one option and its value, not a list
-case $CLOCK in
-host)   QEMU_ARGS=(-accel tcg,thread=single) ;;
-icount) QEMU_ARGS=(-accel tcg,thread=single -icount shift=0,sleep=off) ;;
-*)      die "CLOCK=$CLOCK: use CLOCK=host or CLOCK=icount" ;;
-esac
+bench_set_clock "$CLOCK"
 CMDLINE="console=ttyAMA0 panic=-1 bst.run="
 OUT=$BST_OUT/bench/bootstamp-overhead-$CLOCK
 STATS=$BST_TOP/scripts/bench/stats.py

@@ -40,6 +40,21 @@ bench_kinfo() {
 		"$(sed -n 's/^#define UTS_VERSION "\(.*\)"$/\1/p' "$bdir/include/generated/utsversion.h")"
 }
 
+# bench_set_clock CLOCK: QEMU_ARGS for single-threaded TCG with guest time
+# from the host clock ("host": what a person waits for, but host load moves
+# it by several percent between runs) or counted in executed instructions
+# ("icount", -icount shift=0: 1 ns each, the same on every run, which
+# resolves a 1% difference; not for a UART stall, where icount would
+# freeze time).
+bench_set_clock() {
+	# shellcheck disable=SC2054 # one option and its value, not a list
+	case $1 in
+	host)   QEMU_ARGS=(-accel tcg,thread=single) ;;
+	icount) QEMU_ARGS=(-accel tcg,thread=single -icount shift=0,sleep=off) ;;
+	*)      die "CLOCK=$1: use CLOCK=host or CLOCK=icount" ;;
+	esac
+}
+
 # bench_boot VARIANT INITRD CPUS DIR CMDLINE [QEMU-ARGS...]: boot once; leaves
 # "INIT_MS PRINTK_MS WALL_S" in BOOT_RESULT: /init's first instruction in ms
 # from counter zero (QEMU machine start), the printk time of "Run /init as

@@ -20,12 +20,7 @@ RUNS=${RUNS:-5}
 CPUS=${CPUS:-4}
 V=series
 CLOCK=${CLOCK:-icount}
-# shellcheck disable=SC2054 # one option and its value, not a list
-case $CLOCK in
-host)   QEMU_ARGS=(-accel tcg,thread=single) ;;
-icount) QEMU_ARGS=(-accel tcg,thread=single -icount shift=0,sleep=off) ;;
-*)      die "CLOCK=$CLOCK: use CLOCK=host or CLOCK=icount" ;;
-esac
+bench_set_clock "$CLOCK"
 [[ $RUNS =~ ^[1-9][0-9]*$ ]] || die "RUNS=$RUNS: give a number of boots, at least 1"
 [[ $CPUS =~ ^[1-9][0-9]*$ ]] || die "CPUS=$CPUS: give a number of guest CPUs"
 CMDLINE="console=ttyAMA0 panic=-1 bst.run=bootstamp/probe_cost bst.timeout=600"
