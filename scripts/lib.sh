@@ -34,7 +34,10 @@ BST_B4_TREE=$BST_CACHE/b4/src/$(basename "$KSRC")
 BST_BISECT_ROOT=$BST_CACHE/bisect
 # Benchmark-only trees (scripts/bench/lab/trees), same layout again.
 lab_tree() { echo "$BST_CACHE/lab/$1/src/$(basename "$KSRC")"; }
-BST_GUEST=$BST_CACHE/build/guest	# init and selftest binaries (any variant)
+# init and selftest binaries (any variant), and the module per variant;
+# a second checkout working beside this one sets its own BST_GUEST.
+BST_GUEST=${BST_GUEST:-$BST_CACHE/build/guest}
+guest_module_dir() { echo "$BST_GUEST-module/$1"; }
 BST_SPARSE=$BST_CACHE/tools/sparse/bin/sparse	# scripts/build/build-sparse.sh
 
 # Debian's python3 (with python3-ply and python3-git for checkpatch's SPDX

@@ -16,6 +16,7 @@ fi
 variant=${1:?usage: build-guest.sh [--module-only] VARIANT}
 tree=$(variant_tree "$variant")
 bdir=$(variant_bdir "$variant")
+moddir=$(guest_module_dir "$variant")
 CFLAGS="-static -O2 -Wall -Wextra -Werror"
 
 build_userspace() {
@@ -43,20 +44,20 @@ build_module() {
 	fi
 	# From scratch (2 s): __has_include(<linux/bootstamp.h>) leaves kbuild no
 	# dependency to notice when the series adds or removes the header.
-	rm -rf "$bdir-module" && mkdir -p "$bdir-module" || return
+	rm -rf "$moddir" && mkdir -p "$moddir" || return
 	# Zero warnings: W=1 and sparse (C=1) findings fail the build.
 	local rc=0
-	make -s -C "$bdir" M="$BST_TOP/module" MO="$bdir-module" \
+	make -s -C "$bdir" M="$BST_TOP/module" MO="$moddir" \
 		CC="ccache ${CROSS_COMPILE}gcc" LOCALVERSION= W=1 KCFLAGS=-Werror \
 		C=1 CHECK="$BST_SPARSE" CF=-Wsparse-error "${modpost[@]}" modules \
-		>"$bdir-module.log" 2>&1 || rc=$?
+		>"$moddir.log" 2>&1 || rc=$?
 	if [ ${#modpost[@]} -eq 0 ]; then
-		cat "$bdir-module.log"
+		cat "$moddir.log"
 	else
 		# Without Module.symvers modpost says so, and every kernel
 		# symbol is "undefined": expected, not worth a line each.
 		grep -vE 'modpost: ("[^"]+" \[.*\] undefined!|suppressed [0-9]+ unresolved)|Module\.symvers is missing|Modules may not have dep|You may get many unresolved|KBUILD_MODPOST_WARN=1 to turn|at your own risk' \
-			"$bdir-module.log" || true
+			"$moddir.log" || true
 	fi
 	return "$rc"
 }

@@ -38,8 +38,9 @@ gen=$bdir/usr/gen_init_cpio
 	[ "${paths[0]}" = tests ] || echo "dir /bst/tests 0755 0 0"
 	(cd "$BST_GUEST" && find "${paths[@]}" -type d | sed 's|^|dir /bst/|; s|$| 0755 0 0|')
 	(cd "$BST_GUEST" && find "${paths[@]}" -type f | sed "s|^\(.*\)$|file /bst/\1 $BST_GUEST/\1 0755 0 0|")
-	if [ -d "$bdir-module" ]; then
-		find "$bdir-module" -name '*.ko' | sed 's|^\(.*/\)\([^/]*\)$|file /lib/modules/\2 \1\2 0644 0 0|'
+	moddir=$(guest_module_dir "$variant")
+	if [ -d "$moddir" ]; then
+		find "$moddir" -name '*.ko' | sed 's|^\(.*/\)\([^/]*\)$|file /lib/modules/\2 \1\2 0644 0 0|'
 	fi
 } >"$out.list"
 "$gen" "$out.list" >"$out"
