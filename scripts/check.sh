@@ -130,7 +130,7 @@ if [ "$BST_TIER" = full ] && [ $# -eq 0 ]; then
 		record fail "series on other trees" "tree-builds.sh stopped early"
 fi
 timed "boots ($(plan_lines "$@" | wc -l))" "$S/boots/run-boots.sh" "$@" ||
-	record fail "boots" "run-boots.sh stopped early"
+	record fail "boots" "run-boots.sh stopped early or lost a boot (see above)"
 # bootreport's split, compare and stats on the dumps this run's boots left
 # (selftests/bootreport/dumps-check): two or more boots of the same kernel.
 dumps_check() {
