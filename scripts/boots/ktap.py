@@ -5,10 +5,14 @@
 usage: ktap.py RESULTS_LOG BOOT TEST[,TEST...]
 
 The guest's /init wraps each program's KTAP output in "# bst-begin T" and
-"# bst-end T exit=N" lines. Every top-level "ok"/"not ok" line becomes one
-row (pass, fail or skip, tab-separated: status, name, detail). A program also
-fails as a whole when it crashed, timed out, ran a different number of cases
-than it planned or printed no plan, or exited non-zero without reporting a failed case.
+"# bst-end T exit=N" lines (and scripts/check.sh wraps dumps-check's the
+same way). Every top-level "ok"/"not ok" line becomes one row (pass, fail
+or skip, tab-separated: status, name, detail; a failed case's detail is the
+diagnostic line just before it). A program also fails as a whole when it
+crashed, timed out, ran a different number of cases than it planned or
+printed no plan, printed a second plan at one (sub)test level, numbered its
+cases other than 1, 2, 3... in order, or exited non-zero without reporting a
+failed case.
 
 Why not the kernel's tools/testing/kunit/kunit_parser.py, which the mmc
 host-check uses for the kernel's own KUnit output: a kselftest program's
@@ -28,13 +32,17 @@ KSFT_SKIP = 4
 
 
 def parse(lines):
-    """Return {test: {'cases': [...], 'plan': n, 'end': str, 'skip': why}}."""
+    """Return {test: {'cases': [...], 'plan': n, 'end': str, 'skip': why,
+    'errors': [...]}}; errors are what breaks KTAP's rules (plans, case
+    numbers) at any (sub)test level."""
     progs, cur = {}, None
+    levels, diag = {}, ''
     for line in lines:
         line = line.rstrip('\r\n')
         if line.startswith('# bst-begin '):
-            cur = progs.setdefault(line.split()[2], {'cases': [], 'plan': None,
-                                                    'end': None, 'skip': ''})
+            cur = progs.setdefault(line.split()[2], {'cases': [], 'plan': None, 'end': None,
+                                                    'skip': '', 'errors': []})
+            levels, diag = {}, ''
             continue
         m = END.match(line)
         if m and cur is not None:
@@ -43,16 +51,41 @@ def parse(lines):
             continue
         if cur is None:
             continue
-        m = PLAN.match(line)
+        body = line.lstrip(' ')
+        indent = len(line) - len(body)
+        m, c = PLAN.match(body), CASE.match(body)
+        if m or c:
+            # A result at a level ends the subtests below it.
+            if c:
+                for i in [i for i in levels if i > indent]:
+                    del levels[i]
+            level = levels.setdefault(indent, {'plan': None, 'last': 0})
+            where = f'{"sub" if indent else ""}test level {indent // 4}'
+            if m:
+                if level['plan'] is not None:
+                    cur['errors'].append(f'second plan 1..{m.group(1)} at {where} '
+                                         f'(first 1..{level["plan"]})')
+                else:
+                    level['plan'] = int(m.group(1))
+            else:
+                n = int(c.group(2))
+                if n != level['last'] + 1:
+                    cur['errors'].append(f'case {n} after case {level["last"]} at {where}')
+                level['last'] = n
+        if indent:
+            continue
         if m:
-            cur['plan'] = int(m.group(1))
+            if cur['plan'] is None:
+                cur['plan'] = int(m.group(1))
             if '# SKIP' in line:
                 cur['skip'] = line.split('# SKIP', 1)[1].strip()
             continue
-        m = CASE.match(line)
-        if m:
-            cur['cases'].append((m.group(1) is None, (m.group(3) or '').strip(),
-                                 m.group(4), (m.group(5) or '').strip()))
+        if c:
+            cur['cases'].append((c.group(1) is None, (c.group(3) or '').strip(),
+                                 c.group(4), (c.group(5) or '').strip(), diag))
+            diag = ''
+        elif line.startswith('#'):
+            diag = line.lstrip('# ').strip()
     return progs
 
 
@@ -63,11 +96,11 @@ def rows(progs, boot, tests):
         if p is None:
             yield 'fail', name, 'never started (guest died or /init did not run it)'
             continue
-        for ok, desc, directive, why in p['cases']:
+        for ok, desc, directive, why, diag in p['cases']:
             if directive == 'SKIP':
                 yield 'skip', f'{name}: {desc}', why or 'no reason given'
             else:
-                yield ('pass' if ok else 'fail'), f'{name}: {desc}', ''
+                yield ('pass' if ok else 'fail'), f'{name}: {desc}', '' if ok else diag[:200]
         end = p['end']
         ncases = len(p['cases'])
         if end is None:
@@ -76,6 +109,9 @@ def rows(progs, boot, tests):
             yield 'skip', name, p['skip'] or 'skipped (exit 4) without a reason'
         elif not end.startswith('exit='):
             yield 'fail', name, f'ended by {end}'
+        elif p.get('errors'):
+            yield 'fail', name, 'KTAP: ' + p['errors'][0] + \
+                (f' (and {len(p["errors"]) - 1} more)' if len(p['errors']) > 1 else '')
         elif p['plan'] is None:
             yield 'fail', name, f'no KTAP plan line ({ncases} cases reported)'
         elif p['plan'] != ncases:

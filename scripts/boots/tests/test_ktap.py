@@ -46,5 +46,37 @@ class Ktap(unittest.TestCase):
         self.assertEqual(r, [('skip', 'boot: d/t', 'no such device')])
 
 
+    def test_duplicate_case_number_fails(self):
+        self.assertTrue(failed('# bst-begin d/t\n1..2\nok 1 a\nok 1 b\n# bst-end d/t exit=0\n'))
+
+    def test_cases_out_of_order_fail(self):
+        self.assertTrue(failed('# bst-begin d/t\n1..2\nok 2 a\nok 1 b\n# bst-end d/t exit=0\n'))
+
+    def test_second_plan_fails(self):
+        self.assertTrue(failed('# bst-begin d/t\n1..5\nok 1 a\n1..1\n# bst-end d/t exit=0\n'))
+
+    def test_plan_at_the_end(self):
+        r = rows('# bst-begin d/t\nok 1 a\nok 2 b\n1..2\n# bst-end d/t exit=0\n')
+        self.assertEqual([s for s, *_ in r], ['pass', 'pass'])
+
+    def test_subtests_with_a_plan_each(self):
+        r = rows('# bst-begin d/t\n1..2\n    1..2\n    ok 1 x\n    ok 2 y\nok 1 a\n'
+                 '    1..1\n    ok 1 z\nok 2 b\n# bst-end d/t exit=0\n')
+        self.assertEqual([s for s, *_ in r], ['pass', 'pass'])
+
+    def test_second_plan_in_a_subtest_fails(self):
+        self.assertTrue(failed('# bst-begin d/t\n1..1\n    1..2\n    ok 1 x\n    1..1\n'
+                               '    ok 2 y\nok 1 a\n# bst-end d/t exit=0\n'))
+
+    def test_duplicate_number_in_a_subtest_fails(self):
+        self.assertTrue(failed('# bst-begin d/t\n1..1\n    1..2\n    ok 1 x\n    ok 1 y\n'
+                               'ok 1 a\n# bst-end d/t exit=0\n'))
+
+    def test_failed_case_carries_its_diagnostic(self):
+        r = rows('# bst-begin d/t\n1..2\n# unrelated\nok 1 a\n# read 3, want 4\n'
+                 'not ok 2 b\n# bst-end d/t exit=1\n')
+        self.assertEqual(r, [('pass', 'boot: d/t: a', ''), ('fail', 'boot: d/t: b', 'read 3, want 4')])
+
+
 if __name__ == '__main__':
     unittest.main()
