@@ -133,8 +133,10 @@ timed "boots ($(plan_lines "$@" | wc -l))" "$S/boots/run-boots.sh" "$@" ||
 	record fail "boots" "run-boots.sh stopped early or lost a boot (see above)"
 # bootreport's split, compare and stats on the dumps this run's boots left
 # (selftests/bootreport/dumps-check): two or more boots of the same kernel.
+# Its KTAP goes through ktap.py like a host-check's, wrapped the same way,
+# so that a crash, a missing plan or a short count is a failure.
 dumps_check() {
-	local b dumps=() line why=''
+	local b dumps=() rc=0 log=$BST_OUT/check/dumps-check.log
 	for b in bootstamp-full bootreport-repeat1 bootreport-repeat2; do
 		plan_lines "$@" | awk '{ print $1 }' | grep -qx "$b" &&
 			[ -f "$BST_OUT/check/$b/dump/summary" ] && dumps+=("$BST_OUT/check/$b/dump")
@@ -144,13 +146,13 @@ dumps_check() {
 			"needs two of the boots bootstamp-full, bootreport-repeat1, bootreport-repeat2 in the run"
 		return 0
 	fi
-	while IFS= read -r line; do
-		case $line in
-		"# "*)     why=${line#\# } ;;
-		"ok "*)    record pass "bootreport dumps: ${line#ok * }"; why='' ;;
-		"not ok "*) record fail "bootreport dumps: ${line#not ok * }" "$why"; why='' ;;
-		esac
-	done < <("$BST_TOP/selftests/bootreport/dumps-check" "${dumps[@]}")
+	{
+		echo "# bst-begin dumps-check"
+		"$BST_TOP/selftests/bootreport/dumps-check" "${dumps[@]}" 2>&1 || rc=$?
+		echo "# bst-end dumps-check exit=$rc"
+	} >"$log"
+	judge_rows "bootreport dumps: judged (ktap.py; ${log#"$BST_TOP"/})" \
+		python3 "$S/boots/ktap.py" "$log" "bootreport dumps" dumps-check
 }
 timed "bootreport on this run's dumps" dumps_check "$@"
 summary

@@ -165,12 +165,33 @@ need_cmd() {
 }
 
 # record_rows: record every tab-separated "status name detail" row on stdin
-# (what ktap.py and console-check.py print).
+# (what ktap.py and console-check.py print); a row whose status is not pass,
+# fail or skip is a failure (the summary would count it nowhere).
 record_rows() {
 	local status name detail
 	while IFS=$'\t' read -r status name detail; do
-		record "$status" "$name" "$detail"
+		case $status in
+		pass|fail|skip) record "$status" "$name" "$detail" ;;
+		*) record fail "${name:-unnamed row}" "row with status '$status': $status${detail:+ $detail}" ;;
+		esac
 	done
+}
+
+# judge_rows NAME CMD...: run a judge, a command that prints result rows
+# (console-check.py, ktap.py), and record its rows. A judge that exits
+# non-zero or prints no row has not judged: that is a failure of NAME (its
+# error went to stderr, into the log). Without this a crashed judge
+# recorded nothing, which no summary counts.
+judge_rows() {
+	local name=$1 rows rc=0
+	shift
+	rows=$("$@") || rc=$?
+	[ -z "$rows" ] || record_rows <<<"$rows"
+	if [ "$rc" -ne 0 ]; then
+		record fail "$name" "the judge exited $rc (error above): ${*##*/}"
+	elif [ -z "$rows" ]; then
+		record fail "$name" "the judge printed no result: ${*##*/}"
+	fi
 }
 
 # --- the series ------------------------------------------------------------

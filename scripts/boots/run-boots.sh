@@ -97,13 +97,18 @@ run_boot() {
 	judge_init "$name" "$out" "$@"
 	# Any oops, warning or panic on the console fails the boot, but for the
 	# known upstream bugs of selftests/known-splats (recorded as skips).
-	python3 "$B/console-check.py" "$out/console.log" "$BST_TOP/selftests/known-splats" \
-		"$name" ${panic:+--until "$panic"} | record_rows
+	judge_rows "$name: kernel console judged (console-check.py)" \
+		python3 "$B/console-check.py" "$out/console.log" "$BST_TOP/selftests/known-splats" \
+		"$name" ${panic:+--until "$panic"}
 	local checks
 	checks=$(host_checks "$tests" "$(boot_arg bst.dump "$@")" "$(boot_arg bst.check "$@")")
 	run_host_checks "$out" "$checks"
-	[ -n "$panic$hang" ] || python3 "$B/ktap.py" "$out/results.log" "$name" "$tests" | record_rows
-	[ -z "$checks" ] || python3 "$B/ktap.py" "$out/host.log" "$name" "$checks" | record_rows
+	[ -n "$panic$hang" ] || [ "$tests" = - ] ||
+		judge_rows "$name: results channel judged (ktap.py)" \
+			python3 "$B/ktap.py" "$out/results.log" "$name" "$tests"
+	[ -z "$checks" ] ||
+		judge_rows "$name: host-checks judged (ktap.py)" \
+			python3 "$B/ktap.py" "$out/host.log" "$name" "$checks"
 }
 
 # host_checks TESTS DUMP CHECK: the host-checks a boot gets, comma-separated.
