@@ -408,21 +408,102 @@ record() {
 	esac
 }
 
-# unit_tests LABEL DIR: the Python unit tests of DIR, one result per test.
+# unit_tests LABEL DIR: the Python unit tests of DIR, one result per test
+# whatever its name (a test of a class whose setUpClass fails, or of a
+# module that does not import, is a failed result too). The runner's own
+# count ("Ran N tests") must equal the results recorded, and a runner that
+# exits non-zero must have recorded a failure.
 unit_tests() {
-	local label=$1 dir=$2 status name rest n=0
-	while read -r name rest; do
-		n=$((n + 1))
-		case $rest in
-		*"... ok")        status=pass ;;
-		*"... skipped"*)  status=skip ;;
-		*)                status=fail ;;
-		esac
-		record "$status" "$label: $name" "${rest##*... }"
-	done < <(KSRC=$KSRC python3 -m unittest discover -s "$dir" -v 2>&1 |
-		 grep -E '^test_\S+ \(.*\) \.\.\. ')
-	[ "$n" -gt 0 ] || record fail "$label: unit tests" "no test ran in $dir (import error?)"
+	local label=$1 dir=$2 status name detail n=0 failed=0 rc ran log
+	log=$(mktemp) || return
+	while IFS=$'\t' read -r status name detail; do
+		# unittest counts tests; a class or module fixture that fails
+		# is a failure of no test
+		[[ $name =~ ^(setUp|tearDown)(Class|Module)\  ]] || n=$((n + 1))
+		[ "$status" != fail ] || failed=$((failed + 1))
+		record "$status" "$label: $name" "$detail"
+	done < <({ KSRC=$KSRC python3 -c "$UNITTEST_ROWS" "$dir"; echo "# exit=$?" >&2; } 2>"$log")
+	rc=$(sed -n 's/^# exit=//p' "$log")
+	ran=$(sed -n 's/^Ran \([0-9]*\) tests\{0,1\} in .*/\1/p' "$log")
+	if [ "$n" -eq 0 ]; then
+		sed 's/^/    /' "$log"
+		record fail "$label: unit tests" "no test ran in $dir (import error?)"
+	elif [ "${ran:-none}" != "$n" ]; then
+		sed 's/^/    /' "$log"
+		record fail "$label: unit tests" "the runner ran ${ran:-no} tests, $n results recorded"
+	elif [ "$rc" != 0 ] && [ "$failed" -eq 0 ]; then
+		sed 's/^/    /' "$log"
+		record fail "$label: unit tests" "the runner exited ${rc:-without a status} and no test failed"
+	fi
+	rm -f "$log"
 }
+
+# unit_tests' runner: unittest discover on DIR ($1) with a result that
+# prints one row per test (status, method name, detail) on stdout as it
+# ends, and unittest's own summary on stderr; exit 1 unless all passed.
+UNITTEST_ROWS='
+import sys
+import unittest
+
+
+class Rows(unittest.TextTestResult):
+    def startTest(self, test):
+        super().startTest(test)
+        self.started, self.cur = test, None
+
+    def row(self, test, status, detail):
+        name = getattr(test, "_testMethodName", None) or str(test)
+        print(f"{status}\t{name}\t{detail}", flush=True)
+
+    def set(self, test, status, detail):
+        if getattr(self, "started", None) is not test:
+            self.row(test, status, detail)
+        elif self.cur is None or self.cur[0] != "fail":
+            self.cur = (status, detail)
+
+    def stopTest(self, test):
+        super().stopTest(test)
+        self.row(test, *(self.cur or ("fail", "no outcome reported")))
+        self.started = None
+
+    def why(self, kind, err):
+        last = [x for x in str(err[1]).splitlines() if x.strip()] or [""]
+        return f"{kind}: {err[0].__name__}: {last[0][:200]}"
+
+    def addSuccess(self, test):
+        super().addSuccess(test)
+        self.set(test, "pass", "ok")
+
+    def addFailure(self, test, err):
+        super().addFailure(test, err)
+        self.set(test, "fail", self.why("FAIL", err))
+
+    def addError(self, test, err):
+        super().addError(test, err)
+        self.set(test, "fail", self.why("ERROR", err))
+
+    def addSkip(self, test, reason):
+        super().addSkip(test, reason)
+        self.set(test, "skip", f"skipped {reason!r}")
+
+    def addExpectedFailure(self, test, err):
+        super().addExpectedFailure(test, err)
+        self.set(test, "pass", "expected failure")
+
+    def addUnexpectedSuccess(self, test):
+        super().addUnexpectedSuccess(test)
+        self.set(test, "fail", "unexpected success")
+
+    def addSubTest(self, test, subtest, err):
+        super().addSubTest(test, subtest, err)
+        if err is not None:
+            self.set(test, "fail", self.why(f"subtest {subtest._subDescription()}", err))
+
+
+suite = unittest.defaultTestLoader.discover(sys.argv[1])
+res = unittest.TextTestRunner(resultclass=Rows, verbosity=1).run(suite)
+sys.exit(0 if res.wasSuccessful() else 1)
+'
 
 # record_clean NAME FINDINGS: one result for a check that finds problems:
 # pass when FINDINGS is empty, else print them and fail with the first.

@@ -59,5 +59,83 @@ class JudgeRows(unittest.TestCase):
         self.assertEqual(statuses(rows), ['fail'])
 
 
+# A test directory for unit_tests: tests named and built every way unittest
+# allows.
+TESTS = {'t/test_a.py': """
+    import unittest
+
+
+    class A(unittest.TestCase):
+        def test_ok(self):
+            pass
+
+        def testNoUnderscore(self):
+            self.fail('boom')
+
+        def test_documented(self):
+            \"\"\"A docstring moves the result to a line of its own.\"\"\"
+
+        @unittest.skip('not here')
+        def test_skipped(self):
+            pass
+
+        def test_subtest(self):
+            for i in range(2):
+                with self.subTest(i=i):
+                    self.assertEqual(i, 0)
+    """}
+
+
+class UnitTests(unittest.TestCase):
+    def test_every_result_recorded(self):
+        rows = {r[1]: r[0] for r in run('unit_tests u "$1/t"', TESTS)}
+        self.assertEqual(rows, {'u: test_ok': 'pass', 'u: testNoUnderscore': 'fail',
+                                'u: test_documented': 'pass', 'u: test_skipped': 'skip',
+                                'u: test_subtest': 'fail'})
+
+    def test_failing_class_fixture_fails(self):
+        rows = run('unit_tests u "$1/t"', {'t/test_b.py': """
+            import unittest
+
+
+            class B(unittest.TestCase):
+                @classmethod
+                def setUpClass(cls):
+                    raise RuntimeError('no fixture')
+
+                def test_b(self):
+                    pass
+
+
+            class C(unittest.TestCase):
+                def test_c(self):
+                    pass
+            """})
+        self.assertEqual(sorted(rows), [
+            ['fail', 'u: setUpClass (test_b.B)', 'ERROR: RuntimeError: no fixture'],
+            ['pass', 'u: test_c', 'ok']])
+
+    def test_module_that_does_not_import_fails(self):
+        rows = run('unit_tests u "$1/t"', {'t/test_c.py': 'import no_such_module\n'})
+        self.assertEqual(statuses(rows), ['fail'])
+
+    def test_runner_failing_without_a_failed_test_fails(self):
+        # a test that ends the runner: no result, "Ran" never printed
+        rows = run('unit_tests u "$1/t"', {'t/test_d.py': """
+            import os
+            import unittest
+
+
+            class D(unittest.TestCase):
+                def test_ok(self):
+                    pass
+
+                def test_zexit(self):
+                    os._exit(3)
+            """})
+        self.assertEqual(statuses(rows), ['pass', 'fail'])
+        self.assertEqual(rows[1][1], 'u: unit tests')
+
+
 if __name__ == '__main__':
     unittest.main()
