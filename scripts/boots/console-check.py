@@ -4,7 +4,7 @@
 lockdep report fails it, except splats listed in selftests/known-splats,
 which are reported as skips with their reason.
 
-usage: console-check.py CONSOLE_LOG KNOWN_SPLATS BOOT [--until REGEX]
+usage: console-check.py CONSOLE_LOG KNOWN_SPLATS BOOT [--tests T,...] [--until REGEX]
 
 With --until, only the lines before the first line matching REGEX are
 judged (a boot that panics on purpose: its own panic and what follows are
@@ -14,7 +14,10 @@ Prints result rows (status, name, detail), tab-separated.
 A known splat excuses only a whole, terminated block ("cut here" to "end
 trace"): a block that a new "cut here" or the end of the log interrupts is
 judged as unknown, so that a truncated known warning cannot hide an oops
-printed after it.
+printed after it. A known splat excuses at most its entry's max= blocks per
+boot (more fail the boot), and with test= only in a boot whose --tests name
+that test (elsewhere it is unknown). A malformed line of KNOWN_SPLATS fails
+the boot by its line number; the other entries still apply.
 """
 import argparse
 import re
@@ -47,36 +50,73 @@ def splats(lines):
         yield block, False
 
 
+class Known:
+    """One entry of KNOWN_SPLATS: PATTERN, CONDITIONS and REASON, separated
+    by tabs. CONDITIONS: "max=N" (required: at most N blocks per boot) and
+    any number of "test=DIR/NAME" (only in a boot that runs one of them)."""
+
+    def __init__(self, line):
+        fields = line.split('\t')
+        if len(fields) != 3 or not all(f.strip() for f in fields):
+            raise ValueError(f'{len(fields)} tab-separated fields, want 3 '
+                             '(PATTERN, CONDITIONS, REASON)')
+        pat, conds, self.why = fields
+        self.pat = re.compile(pat)
+        self.max, self.tests = None, set()
+        for c in conds.split():
+            key, _, val = c.partition('=')
+            if key == 'max' and val.isdigit():
+                self.max = int(val)
+            elif key == 'test' and val:
+                self.tests.add(val)
+            else:
+                raise ValueError(f'condition {c!r}: want max=N or test=DIR/NAME')
+        if self.max is None:
+            raise ValueError('no max=N: a known splat is excused a bounded number of times')
+
+    def applies(self, tests):
+        return not self.tests or bool(self.tests & set(tests))
+
+    def search(self, block):
+        return any(self.pat.search(l) for l in block)
+
+
 def load_known(path):
-    known = []
+    """[Known], and the errors of the lines that are not one ("LINE: why")."""
+    known, errors = [], []
     with open(path) as f:
-        for line in f:
+        for i, line in enumerate(f, 1):
             if line.strip() and not line.startswith('#'):
-                pat, why = line.rstrip('\n').split('\t', 1)
-                known.append((re.compile(pat), why))
-    return known
+                try:
+                    known.append(Known(line.rstrip('\n')))
+                except (ValueError, re.error) as e:
+                    errors.append(f'{path}:{i}: {e}')
+    return known, errors
 
 
-def judge(lines, known, name):
+def judge(lines, known, name, tests=(), errors=()):
     """Result rows for the console lines."""
-    bad, seen = [], {}
+    bad, seen = list(errors), {}
+    known = [k for k in known if k.applies(tests)]
     for block, terminated in splats(lines):
         if not any(BAD.search(l) for l in block):
             continue
-        why = terminated and next((w for p, w in known
-                                   if any(p.search(l) for l in block)), None)
-        if why:
-            seen[why] = seen.get(why, 0) + 1
+        k = next((k for k in known if k.search(block)), None) if terminated else None
+        if k:
+            seen[k] = seen.get(k, 0) + 1
         else:
-            bad.append(next(l for l in block if BAD.search(l)))
+            bad.append(next(l for l in block if BAD.search(l)).strip())
+    bad += [f'known splat x{n}, more than its max={k.max}: {k.why}'
+            for k, n in seen.items() if n > k.max]
     rows = []
     if bad:
-        rows.append(('fail', name, bad[0].strip() +
+        rows.append(('fail', name, bad[0] +
                      (f' (and {len(bad) - 1} more)' if len(bad) > 1 else '')))
     elif not seen:
         rows.append(('pass', name, ''))
-    for why, n in seen.items():
-        rows.append(('skip', name, f'known upstream splat x{n}: {why}'))
+    for k, n in seen.items():
+        if n <= k.max:
+            rows.append(('skip', name, f'known upstream splat x{n}: {k.why}'))
     return rows
 
 
@@ -85,6 +125,7 @@ def main():
     ap.add_argument('console')
     ap.add_argument('known')
     ap.add_argument('boot')
+    ap.add_argument('--tests', default='')
     ap.add_argument('--until')
     args = ap.parse_args()
     with open(args.console, errors='replace') as f:
@@ -97,7 +138,8 @@ def main():
             print(f'fail\t{name} before the planned panic\tno line matches /{args.until}/')
             return
         lines, name = lines[:end], f'{name} before the planned panic'
-    for row in judge(lines, load_known(args.known), name):
+    known, errors = load_known(args.known)
+    for row in judge(lines, known, name, args.tests.split(','), errors):
         print('\t'.join(row))
 
 

@@ -96,10 +96,11 @@ run_boot() {
 	judge_end "$name" "$rc" "$out" "$panic" "$hang"
 	judge_init "$name" "$out" "$@"
 	# Any oops, warning or panic on the console fails the boot, but for the
-	# known upstream bugs of selftests/known-splats (recorded as skips).
+	# known upstream bugs of selftests/known-splats (recorded as skips), in
+	# the boots that run the tests they name, up to their count.
 	judge_rows "$name: kernel console judged (console-check.py)" \
 		python3 "$B/console-check.py" "$out/console.log" "$BST_TOP/selftests/known-splats" \
-		"$name" ${panic:+--until "$panic"}
+		"$name" --tests "$tests" ${panic:+--until "$panic"}
 	local checks
 	checks=$(host_checks "$tests" "$(boot_arg bst.dump "$@")" "$(boot_arg bst.check "$@")")
 	run_host_checks "$out" "$checks"

@@ -2,7 +2,7 @@
 """console-check.py on consoles made to break it: each splat must fail."""
 import importlib.util
 import os
-import re
+import tempfile
 import unittest
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -11,7 +11,7 @@ spec = importlib.util.spec_from_file_location(
 cc = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(cc)
 
-KNOWN = [(re.compile('debugfs file owner did not clean up'), 'known race')]
+KNOWN = [cc.Known('debugfs file owner did not clean up\tmax=2 test=d/load\tknown race')]
 CUT = '[    1.000000] ------------[ cut here ]------------'
 END = '[    1.000300] ---[ end trace 0000000000000000 ]---'
 KNOWN_WARN = ['[    1.000100] debugfs file owner did not clean up at exit: x',
@@ -19,8 +19,8 @@ KNOWN_WARN = ['[    1.000100] debugfs file owner did not clean up at exit: x',
 OOPS = '[    2.000000] Unable to handle kernel NULL pointer dereference; Oops: 0000 [#1]'
 
 
-def statuses(lines):
-    return [r[0] for r in cc.judge(lines, KNOWN, 'boot')]
+def statuses(lines, tests=('d/load',)):
+    return [r[0] for r in cc.judge(lines, KNOWN, 'boot', tests)]
 
 
 class ConsoleCheck(unittest.TestCase):
@@ -46,6 +46,51 @@ class ConsoleCheck(unittest.TestCase):
 
     def test_lone_bad_line_fails(self):
         self.assertEqual(statuses(['[    3.0] BUG: KASAN: slab-out-of-bounds']), ['fail'])
+
+
+    def test_known_splat_up_to_its_max_is_a_skip(self):
+        self.assertEqual(statuses(([CUT] + KNOWN_WARN + [END]) * 2), ['skip'])
+
+    def test_known_splat_beyond_its_max_fails(self):
+        self.assertEqual(statuses(([CUT] + KNOWN_WARN + [END]) * 3), ['fail'])
+
+    def test_known_splat_in_a_boot_without_its_test_fails(self):
+        self.assertEqual(statuses([CUT] + KNOWN_WARN + [END], tests=('d/other',)), ['fail'])
+
+
+def load(text):
+    with tempfile.NamedTemporaryFile('w', suffix='known-splats') as f:
+        f.write(text)
+        f.flush()
+        return cc.load_known(f.name)
+
+
+class KnownSplats(unittest.TestCase):
+    def test_repository_file_loads(self):
+        known, errors = cc.load_known(os.path.join(HERE, '..', '..', '..', 'selftests',
+                                                   'known-splats'))
+        self.assertEqual(errors, [])
+        debugfs = [k for k in known if k.search(KNOWN_WARN)]
+        self.assertEqual([k.tests for k in debugfs], [{'bootstamp/load_unload_with_readers'}])
+
+    def test_spaces_for_a_tab_fail_the_boot(self):
+        known, errors = load('# comment\ndebugfs file owner    max=1    why\n')
+        self.assertEqual(known, [])
+        self.assertEqual(len(errors), 1)
+        self.assertIn(':2:', errors[0])
+        rows = cc.judge(['[    0.0] Booting Linux'], known, 'boot', (), errors)
+        self.assertEqual([r[0] for r in rows], ['fail'])
+
+    def test_entry_without_max_fails(self):
+        self.assertEqual(len(load('x\ttest=d/load\twhy\n')[1]), 1)
+
+    def test_bad_regex_or_condition_fails(self):
+        self.assertEqual(len(load('x(\tmax=1\twhy\nx\tmax=1 tset=a\twhy\n')[1]), 2)
+
+    def test_good_entries_still_apply_beside_a_bad_one(self):
+        known, errors = load('bad line\ndebugfs file owner\tmax=1\twhy\n')
+        rows = cc.judge([CUT] + KNOWN_WARN + [END], known, 'boot', (), errors)
+        self.assertEqual([r[0] for r in rows], ['fail', 'skip'])
 
 
 if __name__ == '__main__':
