@@ -100,7 +100,7 @@ def rows(progs, boot, tests):
             if directive == 'SKIP':
                 yield 'skip', f'{name}: {desc}', why or 'no reason given'
             else:
-                yield ('pass' if ok else 'fail'), f'{name}: {desc}', '' if ok else diag[:200]
+                yield ('pass' if ok else 'fail'), f'{name}: {desc}', '' if ok else diag
         end = p['end']
         ncases = len(p['cases'])
         if end is None:
