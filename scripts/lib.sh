@@ -505,6 +505,49 @@ res = unittest.TextTestRunner(resultclass=Rows, verbosity=1).run(suite)
 sys.exit(0 if res.wasSuccessful() else 1)
 '
 
+# expected_skips RESULTS LIST: every skip of RESULTS must be one LIST
+# (selftests/expected-skips) expects: a line of LIST is a shell glob
+# pattern, a tab and the reason, and a skip matches when the pattern
+# matches its "NAME # DETAIL" (as record prints it). A skip that matches
+# no pattern is a failure; a pattern that matched no skip is reported (not
+# a failure: BOOT= runs a subset of the boots); a malformed line is a
+# failure. Records into BST_RESULTS (which may be RESULTS) after reading.
+expected_skips() {
+	local results=$1 list=$2 line n=0 i status name detail hit pats=() whys=() used=()
+	local fails=()
+	while IFS= read -r line || [ -n "$line" ]; do
+		n=$((n + 1))
+		case $line in '' | '#'*) continue ;; esac
+		if [[ $line != *$'\t'?* ]] || [[ ${line%%$'\t'*} = '' ]] ||
+			[[ ${line#*$'\t'} == *$'\t'* ]]; then
+			fails+=("${list#"$BST_TOP"/}:$n: malformed"$'\t'"want PATTERN, a tab, REASON: $line")
+			continue
+		fi
+		pats+=("${line%%$'\t'*}")
+		whys+=("${line#*$'\t'}")
+		used+=(0)
+	done <"$list"
+	while IFS=$'\t' read -r status name detail; do
+		[ "$status" = skip ] || continue
+		hit=
+		for i in "${!pats[@]}"; do
+			# shellcheck disable=SC2053 # the pattern is a glob
+			if [[ "$name # $detail" == ${pats[i]} ]]; then
+				used[i]=1
+				hit=1
+				break
+			fi
+		done
+		[ -n "$hit" ] || fails+=("unexpected skip: $name"$'\t'"$detail; add it to ${list#"$BST_TOP"/} with a reason if it is meant")
+	done <"$results"
+	for i in "${!pats[@]}"; do
+		[ "${used[i]}" = 1 ] || info "expected skip not seen in this run: ${pats[i]}  (${whys[i]})"
+	done
+	for line in "${fails[@]}"; do
+		record fail "${line%%$'\t'*}" "${line#*$'\t'}"
+	done
+}
+
 # record_clean NAME FINDINGS: one result for a check that finds problems:
 # pass when FINDINGS is empty, else print them and fail with the first.
 record_clean() {

@@ -137,5 +137,70 @@ class UnitTests(unittest.TestCase):
         self.assertEqual(rows[1][1], 'u: unit tests')
 
 
+REPO_LIST = os.path.join(HERE, '..', '..', '..', 'selftests', 'expected-skips')
+LIST = """\
+    # comment
+    b?: d/t: case # no such device\tQEMU has none
+    mmc-*: mmc/suite:  # mmc_test 5 *: unsupported by the host\tthe host cannot
+    """
+
+
+def skips(results, listing=LIST):
+    """expected_skips on RESULTS rows; the rows it adds."""
+    text = ''.join('\t'.join(r) + '\n' for r in results)
+    rows = run('expected_skips "$1/results.tsv" "$1/expected-skips"',
+               {'results.tsv': text, 'expected-skips': listing})
+    return rows[len(results):] if rows[:len(results)] == results else rows
+
+
+class ExpectedSkips(unittest.TestCase):
+    def test_listed_skips_pass(self):
+        self.assertEqual(skips([['skip', 'b1: d/t: case', 'no such device'],
+                                ['skip', 'mmc-uhs: mmc/suite: ',
+                                 'mmc_test 5 Basic write: unsupported by the host'],
+                                ['pass', 'b1: d/t: other', '']]), [])
+
+    def test_unlisted_skip_fails(self):
+        rows = skips([['skip', 'b1: d/t: case2', 'no such device']])
+        self.assertEqual(statuses(rows), ['fail'])
+        self.assertEqual(rows[0][1], 'unexpected skip: b1: d/t: case2')
+        self.assertIn('add it to', rows[0][2])
+
+    def test_listed_name_with_another_reason_fails(self):
+        rows = skips([['skip', 'mmc-uhs: mmc/suite: ',
+                       'mmc_test 6 Basic read: unsupported by the host']])
+        self.assertEqual(statuses(rows), ['fail'])
+
+    def test_malformed_line_fails(self):
+        rows = skips([], 'b1: d/t: case # x  QEMU has none\n')
+        self.assertEqual(statuses(rows), ['fail'])
+        self.assertIn(':1: malformed', rows[0][1])
+
+    def test_repository_list_is_well_formed(self):
+        rows = run(f'expected_skips /dev/null "{REPO_LIST}"')
+        self.assertEqual(rows, [])
+
+    def test_repository_list(self):
+        # skips of a real make check (and check-full's trees) pass; the same
+        # kinds on another boot or case fail
+        with open(REPO_LIST) as f:
+            listing = f.read()
+        mmc = 'mmc-real: mmc/mmc_test_suite: '
+        known = [['skip', mmc, 'mmc_test 48 Commands during read - use Set Block Count '
+                  '(CMD23): unsupported by the host'],
+                 ['skip', mmc, 'mmc_test 52 Re-tuning reliability: unsupported by the host'],
+                 ['skip', mmc, 'mmc_test 30 Consecutive read performance by transfer size: '
+                  'a performance test: minutes under TCG, and it measures QEMU'],
+                 ['skip', 'trees: console applies and builds on 6.12 (6.12.48)',
+                  'does not apply: x']]
+        self.assertEqual(skips(known, listing), [])
+        new = [['skip', mmc, 'mmc_test 45 Foo: unsupported by the host'],
+               ['skip', 'mmc-sdr50: mmc/mmc_test_suite: ',
+                'mmc_test 52 Re-tuning reliability: unsupported by the host'],
+               ['skip', 'series-up: kernel console free of oops/warning/panic',
+                'known upstream splat x1: upstream race, not a module bug: x']]
+        self.assertEqual(statuses(skips(new, listing)), ['fail'] * 3)
+
+
 if __name__ == '__main__':
     unittest.main()
