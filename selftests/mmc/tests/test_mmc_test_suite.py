@@ -39,7 +39,7 @@ OK, FAILED, HOST, CARD = 0, 1, 2, 3
 RETUNE = 'Re-tuning reliability'
 
 
-@unittest.skipUnless(KSRC and shutil.which('cc'), 'needs KSRC (kselftest.h) and a C compiler')
+@unittest.skipUnless(KSRC and shutil.which('gcc'), 'needs KSRC (kselftest.h) and a C compiler')
 class MmcTestVerdict(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -48,7 +48,7 @@ class MmcTestVerdict(unittest.TestCase):
         cls.exe = os.path.join(cls.dir, 'driver')
         with open(src, 'w') as f:
             f.write(DRIVER % os.path.abspath(SUITE))
-        subprocess.run(['cc', '-O2', '-Wall', '-Werror',
+        subprocess.run(['gcc', '-O2', '-Wall', '-Werror',
                         '-I', os.path.join(KSRC, 'tools', 'testing', 'selftests'),
                         '-o', cls.exe, src], check=True)
 

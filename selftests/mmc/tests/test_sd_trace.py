@@ -64,7 +64,7 @@ def trace(events=EVENTS, written=None, lost=''):
     return HEADER % (held, held if written is None else written) + lost + ''.join(events)
 
 
-@unittest.skipUnless(KSRC and shutil.which('cc'), 'needs KSRC (kselftest.h) and a C compiler')
+@unittest.skipUnless(KSRC and shutil.which('gcc'), 'needs KSRC (kselftest.h) and a C compiler')
 class SdTrace(unittest.TestCase):
     @classmethod
     def setUpClass(cls):
@@ -74,7 +74,7 @@ class SdTrace(unittest.TestCase):
         cls.exe = os.path.join(cls.dir, 'driver')
         with open(src, 'w') as f:
             f.write(DRIVER % os.path.abspath(SD_H))
-        subprocess.run(['cc', '-O2', '-Wall', '-Werror', '-DSD_TRACE="%s"' % cls.trace,
+        subprocess.run(['gcc', '-O2', '-Wall', '-Werror', '-DSD_TRACE="%s"' % cls.trace,
                         '-I', os.path.join(KSRC, 'tools', 'testing', 'selftests'),
                         '-o', cls.exe, src], check=True)
 
