@@ -320,7 +320,9 @@ static inline bool sd_uhs_read(const struct sd_card *c, struct sd_uhs *u)
  * event (the boot enables it: trace_event=mmc:mmc_request_start), so that a
  * test does not judge the code by what the code says of itself.
  */
+#ifndef SD_TRACE	/* tests/ reads a file of its own */
 #define SD_TRACE	"/sys/kernel/tracing/trace"
+#endif
 
 /* /init mounts no tracefs: mount it where the trace file is wanted. */
 static inline void sd_tracefs(void)
@@ -336,6 +338,46 @@ struct sd_cmds {
 	int nr_switches;
 };
 
+/*
+ * Did the ring keep every event since it was last cleared? The trace file's
+ * header says how many events it holds and how many were written (the
+ * difference: overwritten when the ring was full), and a reader that
+ * skipped over lost events prints a "CPU:N [LOST ... EVENTS]" line. A count
+ * of commands from a ring that lost events could miss some: a lost CMD11
+ * would read as "no CMD11 sent", the answer most boots expect.
+ */
+static inline bool sd_trace_whole(const char *text)
+{
+	const char *h = strstr(text, "# entries-in-buffer/entries-written: ");
+	const char *lost;
+	unsigned long held, written;
+
+	if (!h || sscanf(h, "# entries-in-buffer/entries-written: %lu/%lu",
+			 &held, &written) != 2) {
+		ksft_print_msg("%s: no entries-in-buffer/entries-written header\n", SD_TRACE);
+		return false;
+	}
+	if (held != written) {
+		ksft_print_msg("%s: the ring lost %lu of %lu events (full): commands uncounted\n",
+			       SD_TRACE, written - held, written);
+		return false;
+	}
+	for (lost = strstr(text, "[LOST "); lost; lost = strstr(lost + 1, "[LOST ")) {
+		size_t n = strcspn(lost, "\n");
+
+		if (n >= 8 && !strncmp(lost + n - 8, " EVENTS]", 8)) {
+			ksft_print_msg("%s: %.*s\n", SD_TRACE, (int)n, lost);
+			return false;
+		}
+	}
+	return true;
+}
+
+/*
+ * Count the commands of @c's host in the trace; false when the trace cannot
+ * be read or lost events (sd_trace_whole()), so that nothing is counted from
+ * a part of it.
+ */
 static inline bool sd_trace_cmds(const struct sd_card *c, struct sd_cmds *t)
 {
 	size_t len = 0, size;
@@ -347,6 +389,10 @@ static inline bool sd_trace_cmds(const struct sd_card *c, struct sd_cmds *t)
 	text = sd_read_all(SD_TRACE, &size);
 	if (!text) {
 		ksft_print_msg("%s: %s\n", SD_TRACE, strerror(errno));
+		return false;
+	}
+	if (!sd_trace_whole(text)) {
+		free(text);
 		return false;
 	}
 	snprintf(who, sizeof(who), " %s: start ", c->host);

@@ -1,17 +1,22 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * The card steps down when I/O errors persist after a reset, and only then.
- * A workload writes and reads back the first bst.uhs_io_mib MiB (default 8)
- * of the card with O_DIRECT, in 64 KiB chunks, each write a new pattern:
+ * The card steps down when bus errors persist after resets, and only then:
+ * the rule the block driver applies after bring-up ("io": three requests
+ * within a minute that still fail on the bus before their last retry). A
+ * workload writes and reads back the first bst.uhs_io_mib MiB (default 8)
+ * of the card with O_DIRECT, in 64 KiB chunks, each write a new pattern.
+ * A bad request is one sector read that fails twice (fail_mmc_request,
+ * probability 100, times 2): the block driver retries it once, then resets
+ * the card before its last retry, and that retry succeeds. The faults are
+ * used up by then, so the reset's re-initialisation runs without any: a
+ * bring-up step cannot fail and step the card down in the rule's place.
+ * fail_mmc_request picks the error at random; -EIO is not a bus error and
+ * does not count, so the rule needs three bad requests or more:
  * 1. healthy: no error, the mode stays (bst.uhs_mode);
- * 2. one bad transfer (fail_mmc_request times=1): the mode stays;
- * 3. errors in bst.uhs_io_pct percent of the transfers (default 10,
- *    CONFIG_FAIL_MMC_REQUEST) until the mode changes: the card runs at a
- *    lower clock, with new failures recorded: "io" when three requests
- *    failed first, or a bring-up step of a reset's re-initialisation,
- *    which runs under the faults too (mainline's own handling of a failed
- *    high speed switch can also leave default speed); the faults are then
- *    turned off;
+ * 2. one bad request: the mode stays, no new failure;
+ * 3. bad requests until the mode changes: each read returns its sector as
+ *    written; the mode changes no earlier than the third, to a lower
+ *    clock, with exactly one new failure: "io" at the starting mode;
  * 4. every chunk reads back as its last acknowledged write (or the one
  *    before, for a write that failed), and a clean pass keeps the new mode.
  */
@@ -106,25 +111,6 @@ static void run_pass(struct pass *r)
 	}
 }
 
-/* The mode of the first failure whose step is "io" ("-" if none). */
-static const char *first_io_mode(const struct sd_uhs *u)
-{
-	static char mode[16];
-	char steps[256], path[256], *s, *p, *ss, *ps;
-
-	snprintf(steps, sizeof(steps), "%s", u->steps);
-	snprintf(path, sizeof(path), "%s", u->path);
-	snprintf(mode, sizeof(mode), "-");
-	for (s = strtok_r(steps, ",", &ss), p = strtok_r(path, ",", &ps); s && p;
-	     s = strtok_r(NULL, ",", &ss), p = strtok_r(NULL, ",", &ps)) {
-		if (!strcmp(s, "io")) {
-			snprintf(mode, sizeof(mode), "%s", p);
-			break;
-		}
-	}
-	return mode;
-}
-
 static int faults(const char *probability, const char *times)
 {
 	return sd_host_write(&card, FAULTS "/verbose", "0") ?:
@@ -140,17 +126,64 @@ static const char *mode_now(void)
 	return sd_uhs_read(&card, &u) ? u.mode : "?";
 }
 
+/* The last of the comma-separated @list ("" if empty). */
+static const char *last_of(const char *list)
+{
+	const char *p = strrchr(list, ',');
+
+	return p ? p + 1 : list;
+}
+
+/*
+ * One bad request: read the first sector of chunk @c with two faults armed.
+ * True when the read succeeded with the sector as last written and both
+ * faults were used (by this read: nothing else uses the card).
+ */
+static bool bad_request(long c)
+{
+	static unsigned char want[CHUNK];
+	char left[16];
+	ssize_t n;
+	int err;
+
+	err = faults("100", "2");
+	if (err)
+		ksft_exit_fail_msg("cannot set %s: %s\n", FAULTS, strerror(-err));
+	n = pread(fd, buf, 512, c * CHUNK);
+	if (sd_host_file(&card, FAULTS "/times", left, sizeof(left)) <= 0)
+		left[0] = '?';
+	faults("0", "0");
+	pattern(c, gen[c], want);
+	if (n != 512 || memcmp(buf, want, 512) || strcmp(left, "0\n")) {
+		ksft_print_msg("bad request at chunk %ld: read %zd (%s), %s, faults left %.*s\n",
+			       c, n, n < 0 ? strerror(errno) : "-",
+			       n == 512 && memcmp(buf, want, 512) ? "wrong data" : "data as written",
+			       (int)strcspn(left, "\n"), left);
+		return false;
+	}
+	return true;
+}
+
+/* A chunk whose content is known (not left in part by a failed write). */
+static long known_chunk(long from)
+{
+	long i;
+
+	for (i = 0; i < chunks; i++)
+		if (!unsure[(from + i) % chunks])
+			return (from + i) % chunks;
+	ksft_exit_fail_msg("no chunk with a known content\n");
+}
+
 int main(void)
 {
 	const char *want_mode = sd_param("bst.uhs_mode") ?: "SDR104";
 	long mib = sd_param_long("bst.uhs_io_mib", 8);
-	long pct = sd_param_long("bst.uhs_io_pct", 10);
 	double end, limit = sd_wait_limit() * 2;
-	char pct_s[16], mode0[16];
+	long bad = 0, wrong = 0, stepped_at = 0;
+	char mode0[16];
 	struct sd_uhs u0, u;
 	struct pass r;
-	long passes = 0, errors = 0;
-	const char *first_io;
 	int err;
 
 	ksft_print_header();
@@ -174,54 +207,37 @@ int main(void)
 			 "healthy: %ld MiB written and read back, no error, mode %s (want %s)\n",
 			 mib, mode_now(), want_mode);
 
-	/* 2. one bad transfer */
-	err = faults("100", "1");
-	if (err)
-		ksft_exit_fail_msg("cannot set %s: %s\n", FAULTS, strerror(-err));
-	run_pass(&r);
-	faults("0", "0");
-	ksft_test_result(!r.mismatches && sd_uhs_read(&card, &u) &&
-			 u.failures == u0.failures && !strcmp(u.mode, want_mode),
-			 "one bad transfer: mode %s, failures %ld (were %ld), %ld+%ld I/O errors, %ld mismatches\n",
-			 u.mode, u.failures, u0.failures, r.write_errors, r.read_errors,
-			 r.mismatches);
+	/* 2. one bad request */
+	err = bad_request(known_chunk(0)) ? 0 : -EIO;
+	bad++;
+	ksft_test_result(!err && sd_uhs_read(&card, &u) &&
+			 u.failures == u0.failures && !strcmp(u.mode, mode0),
+			 "one bad request: read as written, mode %s (was %s), failures %ld (were %ld)\n",
+			 u.mode, mode0, u.failures, u0.failures);
 
-	/* 3. errors that persist, until the card steps down */
-	snprintf(pct_s, sizeof(pct_s), "%ld", pct);
-	err = faults(pct_s, "-1");
-	if (err)
-		ksft_exit_fail_msg("cannot set %s: %s\n", FAULTS, strerror(-err));
+	/* 3. bad requests, until the card steps down */
 	end = bst_now() + limit;
-	do {
-		run_pass(&r);
-		passes++;
-		errors += r.write_errors + r.read_errors;
-		if (r.mismatches)
-			break;
-	} while (!strcmp(mode_now(), mode0) && bst_now() < end);
-	faults("0", "0");
-	ksft_print_msg("%ld passes with %ld%% faults: %ld I/O errors seen by the workload\n",
-		       passes, pct, errors);
-	ksft_test_result(!r.mismatches, "with faults: no read returned wrong data (%ld)\n",
-			 r.mismatches);
+	while (!stepped_at && bad < 40 && bst_now() < end) {
+		wrong += !bad_request(known_chunk(bad));
+		bad++;
+		if (strcmp(mode_now(), mode0))
+			stepped_at = bad;
+	}
+	ksft_test_result(!wrong, "%ld bad requests: each read as written, each took both faults (%ld did not)\n",
+			 bad, wrong);
 	if (!sd_uhs_read(&card, &u))
 		ksft_exit_fail_msg("cannot read uhs_fallback\n");
 	for (char *l = strtok(strdup(u.text), "\n"); l; l = strtok(NULL, "\n"))
 		ksft_print_msg("uhs_fallback: %s\n", l);
-	ksft_test_result(sd_mode_clock(u.mode) > 0 &&
+	ksft_test_result(stepped_at >= 3 && sd_mode_clock(u.mode) > 0 &&
 			 sd_mode_clock(u.mode) < sd_mode_clock(mode0),
-			 "stepped down: %s -> %s, within %.0f s\n", mode0, u.mode, limit);
-	/*
-	 * New failures recorded for the step downs: the rule after bring-up
-	 * ("io"), or the bring-up steps of the resets' own
-	 * re-initialisations, which run under the faults too and may fail
-	 * first, before three requests have failed (which one it was is
-	 * printed).
-	 */
-	first_io = first_io_mode(&u);
-	ksft_test_result(u.failures > u0.failures,
-			 "%ld new failures, \"io\" at %s: steps %s, modes %s\n",
-			 u.failures - u0.failures, first_io, u.steps, u.path);
+			 "stepped down: %s -> %s at bad request %ld (none before the third), within %.0f s\n",
+			 mode0, u.mode, stepped_at, limit);
+	ksft_test_result(u.failures == u0.failures + 1 && !strcmp(last_of(u.steps), "io") &&
+			 !strcmp(last_of(u.path), mode0),
+			 "one new failure, \"io\" at %s: %ld new, the last %s at %s (steps %s, modes %s)\n",
+			 mode0, u.failures - u0.failures, last_of(u.steps), last_of(u.path),
+			 u.steps, u.path);
 	ksft_test_result(!strcmp(sd_ios_mode(&card), u.mode),
 			 "ios agrees: %s\n", sd_ios_mode(&card));
 
