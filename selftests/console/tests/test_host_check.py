@@ -281,6 +281,71 @@ class DumpBoot(HostCheckCase):
         self.assert_all_ok(boot)
 
 
+class Registration(HostCheckCase):
+    """bst.console_at=init with initcall_debug: registered from pl011's
+    console_initcall, not merely before pl011_init (an arch_initcall)."""
+
+    def records(self, register_in='console'):
+        texts = ['Booting Linux on physical CPU 0x0000000000 [0x414fd0b0]',
+                 'Linux version 7.2.13 (bst@host)']
+        levels = [('console', ['pl011_fw_console_init']), ('early', ['early_a']),
+                  ('core', ['core_a']), ('postcore', ['postcore_a', 'pl011_postcore_init']),
+                  ('arch', ['pl011_init'])]
+        for level, calls in levels:
+            texts.append('entering initcall level: %s' % level)
+            for f in calls:
+                texts.append('calling  %s+0x0/0x1a4 @ %d' % (f, level != 'console'))
+                if f == register_in:
+                    texts.append('printk: console [ttyAMA0] enabled')
+                if f == 'pl011_init':
+                    texts.append('Serial: AMBA PL011 UART driver')
+                texts.append('initcall %s+0x0/0x1a4 returned 0 after 3 usecs' % f)
+        texts.append('Run /init as init process')
+        return [record(i, t) for i, t in enumerate(texts)]
+
+    def boot(self, records):
+        boot = Boot(self, DUMP_CMDLINE + ' initcall_debug')
+        boot.console([console_line(r) for r in records] + [MARKER])
+        boot.dump(records, summary(records))
+        return boot
+
+    def test_console_initcall(self):
+        self.assert_all_ok(self.boot(self.records('pl011_fw_console_init')))
+
+    def test_postcore_initcall(self):
+        # Before pl011_init, as the guest's test asks, but not at console_init.
+        out = self.assert_fails(self.boot(self.records('pl011_postcore_init')),
+                                'registered from pl011\'s console_initcall')
+        self.assertIn('in initcall level postcore', out)
+
+    def test_another_console_initcall(self):
+        out = self.assert_fails(self.boot(self.records('early_a')),
+                                'registered from pl011\'s console_initcall')
+        self.assertIn('not in the console initcall level', out)
+
+    def test_after_the_initcall_returned(self):
+        records = self.records('none')
+        i = next(i for i, r in enumerate(records) if 'initcall pl011_fw_console_init' in r)
+        texts = [r.partition(';')[2] for r in records]
+        texts.insert(i + 1, 'printk: console [ttyAMA0] enabled')
+        records = [record(j, t) for j, t in enumerate(texts)]
+        self.assert_fails(self.boot(records), 'registered from pl011\'s console_initcall')
+
+    def test_not_registered(self):
+        self.assert_fails(self.boot(self.records('none')),
+                          'registered from pl011\'s console_initcall')
+
+    def test_only_with_initcall_debug_and_console_at_init(self):
+        records = self.records('pl011_postcore_init')
+        for cmdline in (DUMP_CMDLINE, DUMP_CMDLINE.replace('console_at=init', 'console_at=probe') +
+                        ' initcall_debug'):
+            boot = Boot(self, cmdline)
+            boot.console([console_line(r) for r in records] + [MARKER])
+            boot.dump(records, summary(records))
+            rc, results, out = self.run_check(boot)
+            self.assertFalse([d for _, d in results if d.startswith('registered from')], out)
+
+
 class PanicBoot(HostCheckCase):
     """console-panic: panic_flushes_console's burst, then sysrq-c."""
 
