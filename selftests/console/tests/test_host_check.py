@@ -580,6 +580,10 @@ class HangBoot(HostCheckCase):
         self.assert_fails(self.boot('printk.boot_async=0 bst.hang_console=shown', self.lines()),
                           'every initcall up to the hang is on the console')
 
+    def test_shown_without_the_marker(self):
+        self.assert_fails(self.boot(self.SHOWN, self.lines()[:-1]),
+                          'the hang announced itself on the UART outside printk')
+
     def test_earlycon_handover_announced_twice(self):
         lines = self.lines(['printk: console [ttyAMA0] enabled'])
         self.assert_all_ok(self.boot(self.EARLYCON, lines[:3] + lines[2:]))
@@ -601,12 +605,36 @@ class HangBoot(HostCheckCase):
     def test_held(self):
         self.assert_all_ok(self.boot('bst.hang_console=held', ['', HANG_MARKER]))
 
+    def test_held_empty_console(self):
+        # A boot that hangs before anything (a deadlock in the console's own
+        # registration) leaves no marker: not the planned hang.
+        self.assert_fails(self.boot('bst.hang_console=held', []),
+                          'the hang announced itself on the UART outside printk')
+
+    def test_held_marker_garbled(self):
+        self.assert_fails(self.boot('bst.hang_console=held', [HANG_MARKER[:20] + '\x00\x00']),
+                          'the hang announced itself on the UART outside printk')
+
     def test_held_but_printed(self):
         self.assert_fails(self.boot('bst.hang_console=held', self.lines()),
                           'no kernel record reached the console')
 
     def test_no_expectation(self):
         self.assert_fails(self.boot('', self.lines()), 'bst.hang_console= says what to expect')
+
+
+class MarkerInStep(unittest.TestCase):
+    """host-check and early-hang.patch must agree on the raw marker."""
+
+    def test_same_marker(self):
+        here = os.path.dirname(os.path.abspath(__file__))
+        with open(os.path.join(here, '..', '..', '..', 'scripts', 'bench', 'lab',
+                               'early-hang.patch')) as f:
+            patch = f.read()
+        with open(HOST_CHECK) as f:
+            py = f.read()
+        self.assertEqual(re.search(r"^HANG_MARKER = '(.*)'", py, re.M).group(1), HANG_MARKER)
+        self.assertIn('"\\r\\n%s\\r\\n"' % HANG_MARKER, patch)
 
 
 class NothingToCheck(HostCheckCase):
