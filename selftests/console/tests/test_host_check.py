@@ -346,6 +346,94 @@ class Registration(HostCheckCase):
             self.assertFalse([d for _, d in results if d.startswith('registered from')], out)
 
 
+def uart_writes(*writes):
+    """QEMU's pl011_write trace lines: (offset, value) or a string of
+    characters written to the data register."""
+    out = []
+    for w in writes:
+        for reg, val in ([(0, ord(c)) for c in w] if isinstance(w, str) else [w]):
+            out.append('pl011_write addr 0x%08x value 0x%08x\n' % (reg, val))
+    return ''.join(out)
+
+
+def uart_setup(baud, lcrh=0x70, cr=0x301, latch=True):
+    """The writes that set the PL011 to @baud (24 MHz clock): IBRD, FBRD,
+    then LCR_H, which latches them, then CR."""
+    quot = (24000000 * 4 + baud // 2) // baud
+    return [(0x24, quot >> 6), (0x28, quot & 63)] + ([(0x2c, lcrh)] if latch else []) + \
+        [(0x30, cr)]
+
+
+class UartTrace(HostCheckCase):
+    """bst.uart_trace=1: the line settings of every character from QEMU's
+    trace of the PL011's register writes (console-options: firmware at
+    38400, console=ttyAMA0,115200n8)."""
+
+    CMDLINE = DUMP_CMDLINE + ' bst.uart_fw=38400 bst.uart_expect=115200 bst.uart_trace=1'
+
+    def boot(self, trace, cmdline=CMDLINE):
+        records = boot_records()
+        boot = Boot(self, cmdline)
+        boot.console([console_line(r) for r in records] + [MARKER])
+        boot.dump(records, summary(records))
+        if trace is not None:
+            boot.write('uart-trace.log', trace)
+        return boot
+
+    FIRMWARE = uart_setup(38400)
+    EARLY = '[    0.000000] Booting Linux on physical CPU 0x0\r\n'
+    LATER = '[    0.500000] Serial: AMBA PL011 UART driver\r\n'
+
+    def test_115200_from_the_first_character(self):
+        trace = uart_writes(*self.FIRMWARE, *uart_setup(115200), self.EARLY,
+                            *uart_setup(115200), self.LATER)
+        self.assert_all_ok(self.boot(trace))
+
+    def test_first_characters_at_the_firmware_rate(self):
+        # The early console printed at 38400 until the probe or the open
+        # set the options: console.log in QEMU is the same.
+        trace = uart_writes(*self.FIRMWARE, self.EARLY, *uart_setup(115200), self.LATER)
+        out = self.assert_fails(self.boot(trace), 'the console\'s first character went out at')
+        self.assertIn('(38400 baud)', out)
+        self.assert_fails(self.boot(trace), 'every character the PL011 sent went out at')
+
+    def test_divisors_not_latched(self):
+        # New divisors without the LCR_H write that makes them take effect.
+        trace = uart_writes(*self.FIRMWARE, *uart_setup(115200, latch=False), self.EARLY)
+        self.assert_fails(self.boot(trace), 'the console\'s first character went out at')
+
+    def test_rate_changed_later(self):
+        trace = uart_writes(*self.FIRMWARE, *uart_setup(115200), self.EARLY,
+                            *uart_setup(9600), self.LATER)
+        out = self.assert_fails(self.boot(trace), 'every character the PL011 sent went out at')
+        self.assertIn('(9600 baud)', out)
+
+    def test_parity_and_seven_bits(self):
+        trace = uart_writes(*self.FIRMWARE, *uart_setup(115200, lcrh=0x52), self.EARLY)
+        self.assert_fails(self.boot(trace), 'the console\'s first character went out at')
+
+    def test_uart_disabled(self):
+        trace = uart_writes(*self.FIRMWARE, *uart_setup(115200), self.EARLY, (0x30, 0),
+                            self.LATER)
+        self.assert_fails(self.boot(trace), 'every character the PL011 sent went out at')
+
+    def test_no_trace(self):
+        self.assert_fails(self.boot(None), 'the console\'s first character went out at')
+        self.assert_fails(self.boot(uart_writes(*self.FIRMWARE)),
+                          'every character the PL011 sent went out at')
+
+    def test_no_expected_rate(self):
+        trace = uart_writes(*self.FIRMWARE, *uart_setup(115200), self.EARLY)
+        self.assert_fails(self.boot(trace, self.CMDLINE.replace(' bst.uart_expect=115200', '')),
+                          'the console\'s first character went out at')
+
+    def test_only_with_bst_uart_trace(self):
+        trace = uart_writes(*self.FIRMWARE, self.EARLY)
+        rc, results, out = self.run_check(
+            self.boot(trace, self.CMDLINE.replace(' bst.uart_trace=1', '')))
+        self.assertFalse([d for _, d in results if 'went out at' in d], out)
+
+
 class PanicBoot(HostCheckCase):
     """console-panic: panic_flushes_console's burst, then sysrq-c."""
 
