@@ -55,6 +55,11 @@ run_boot() {
 	# 115200 without it).
 	local uart_fw
 	uart_fw=$(boot_arg bst.uart_fw "$@")
+	# "bst.uart_trace=1": QEMU traces every write to the PL011's registers
+	# (pl011_write) to uart-trace.log: the settings each character went
+	# out with, which QEMU's PL011 ignores (selftests/console/host-check).
+	rm -f "$out/uart-trace.log"
+	has_arg bst.uart_trace=1 "$@" && qemu_args+=(-trace pl011_write -D "$out/uart-trace.log")
 	# "bst.sd=uhs" or "bst.sd=sdr50": an SD card (sd_card_args) on a fresh
 	# image, whose CRC-32 the guest gets as bst.sd_crc=.
 	local sd_crc='' sd

@@ -67,6 +67,8 @@ class Boot:
     def __init__(self, test, cmdline):
         self.dir = tempfile.mkdtemp(prefix='host-check-test-')
         test.addCleanup(shutil.rmtree, self.dir)
+        self.env = dict(os.environ)
+        self.env.pop('BST_SYSTEM_MAP', None)
         self.write('cmdline', cmdline + '\n')
 
     def write(self, name, text):
@@ -83,10 +85,20 @@ class Boot:
         if summary_text is not None:
             self.write('dump/kmsg-summary', summary_text)
 
+    def system_map(self, initcalls):
+        """A System.map with these built-in initcalls, (name, level) in link
+        order, for host-check's reference ($BST_SYSTEM_MAP)."""
+        lines = ['ffff800080000000 T _text']
+        for i, (name, level) in enumerate(initcalls):
+            lines.append('%016x d __initcall__kmod_%s__%d_%d_%s%s' %
+                         (0xffff800081000000 + 4 * i, 'some_mod', 100 + i, 10 * i, name, level))
+        self.write('System.map', ''.join(l + '\n' for l in lines))
+        self.env['BST_SYSTEM_MAP'] = os.path.join(self.dir, 'System.map')
+
     def check(self):
         """Run host-check: (exit code, [(ok, description)], output)."""
         p = subprocess.run([sys.executable, HOST_CHECK, self.dir], capture_output=True,
-                           text=True, check=False)
+                           text=True, check=False, env=self.env)
         results = [(m.group(1) is None, m.group(2)) for m in
                    re.finditer(r'^(not )?ok \d+ (.*)$', p.stdout, re.M)]
         plan = re.search(r'^1\.\.(\d+)', p.stdout, re.M)
@@ -212,6 +224,53 @@ class DumpBoot(HostCheckCase):
         boot, _ = self.good(records)
         self.assert_all_ok(boot)
 
+    def test_records_reversed(self):
+        # Every record there once, in the wrong order: the multiset of lines
+        # alone passes this.
+        boot, records = self.good()
+        boot.console([console_line(r) for r in reversed(records)] + [MARKER])
+        out = self.assert_fails(boot, 'the records are on the console in the order of the log')
+        self.assertIn('7 lines out of place', out)
+
+    def test_two_records_swapped(self):
+        boot, records = self.good()
+        lines = [console_line(r) for r in records]
+        lines[3], lines[5] = lines[5], lines[3]
+        boot.console(lines + [MARKER])
+        self.assert_fails(boot, 'the records are on the console in the order of the log')
+
+    def test_garbled_record_line(self):
+        # A record's line garbled on its way, and the record itself still
+        # there in full: the garbled one is in no record.
+        boot, records = self.good()
+        lines = [console_line(r) for r in records]
+        lines.insert(4, lines[3][:25] + 'PL0\0\0garbled')
+        boot.console(lines + [MARKER])
+        self.assert_fails(boot, 'no line on the console that is not a record')
+
+    def test_line_noise_between_records(self):
+        boot, records = self.good()
+        lines = [console_line(r) for r in records]
+        lines.insert(4, '#$%^&* line noise')
+        boot.console(lines + [MARKER])
+        self.assert_fails(boot, 'no line on the console that is not a record')
+
+    def test_made_up_kernel_line(self):
+        boot, records = self.good()
+        lines = [console_line(r) for r in records]
+        lines.insert(2, '[    0.001500] a record the kernel never logged')
+        boot.console(lines + [MARKER])
+        self.assert_fails(boot, 'no line on the console that is not a record')
+
+    def test_after_the_dump_and_before_the_kernel_not_judged(self):
+        # Firmware's output before the kernel's first line, and what the
+        # kernel logs after the dump (later stamps), are no dumped record.
+        boot, records = self.good()
+        boot.console(['UEFI firmware (version 1.0)', 'EFI stub: Booting Linux Kernel...'] +
+                     [console_line(r) for r in records] + [MARKER] +
+                     ['[    9.000000] reboot: Power down', 'some later noise'])
+        self.assert_all_ok(boot)
+
     def test_board_directory_without_bst_run(self):
         # Documentation's board procedure: cat /dev/kmsg, no summary, with
         # dictionary lines; checked with what it has.
@@ -220,6 +279,159 @@ class DumpBoot(HostCheckCase):
         boot.console([console_line(r) for r in records] + [MARKER])
         boot.write('dump/kmsg', ''.join('%s\n SUBSYSTEM=platform\n' % r for r in records))
         self.assert_all_ok(boot)
+
+
+class Registration(HostCheckCase):
+    """bst.console_at=init with initcall_debug: registered from pl011's
+    console_initcall, not merely before pl011_init (an arch_initcall)."""
+
+    def records(self, register_in='console'):
+        texts = ['Booting Linux on physical CPU 0x0000000000 [0x414fd0b0]',
+                 'Linux version 7.2.13 (bst@host)']
+        levels = [('console', ['pl011_fw_console_init']), ('early', ['early_a']),
+                  ('core', ['core_a']), ('postcore', ['postcore_a', 'pl011_postcore_init']),
+                  ('arch', ['pl011_init'])]
+        for level, calls in levels:
+            texts.append('entering initcall level: %s' % level)
+            for f in calls:
+                texts.append('calling  %s+0x0/0x1a4 @ %d' % (f, level != 'console'))
+                if f == register_in:
+                    texts.append('printk: console [ttyAMA0] enabled')
+                if f == 'pl011_init':
+                    texts.append('Serial: AMBA PL011 UART driver')
+                texts.append('initcall %s+0x0/0x1a4 returned 0 after 3 usecs' % f)
+        texts.append('Run /init as init process')
+        return [record(i, t) for i, t in enumerate(texts)]
+
+    def boot(self, records):
+        boot = Boot(self, DUMP_CMDLINE + ' initcall_debug')
+        boot.console([console_line(r) for r in records] + [MARKER])
+        boot.dump(records, summary(records))
+        return boot
+
+    def test_console_initcall(self):
+        self.assert_all_ok(self.boot(self.records('pl011_fw_console_init')))
+
+    def test_postcore_initcall(self):
+        # Before pl011_init, as the guest's test asks, but not at console_init.
+        out = self.assert_fails(self.boot(self.records('pl011_postcore_init')),
+                                'registered from pl011\'s console_initcall')
+        self.assertIn('in initcall level postcore', out)
+
+    def test_another_console_initcall(self):
+        out = self.assert_fails(self.boot(self.records('early_a')),
+                                'registered from pl011\'s console_initcall')
+        self.assertIn('not in the console initcall level', out)
+
+    def test_after_the_initcall_returned(self):
+        records = self.records('none')
+        i = next(i for i, r in enumerate(records) if 'initcall pl011_fw_console_init' in r)
+        texts = [r.partition(';')[2] for r in records]
+        texts.insert(i + 1, 'printk: console [ttyAMA0] enabled')
+        records = [record(j, t) for j, t in enumerate(texts)]
+        self.assert_fails(self.boot(records), 'registered from pl011\'s console_initcall')
+
+    def test_not_registered(self):
+        self.assert_fails(self.boot(self.records('none')),
+                          'registered from pl011\'s console_initcall')
+
+    def test_only_with_initcall_debug_and_console_at_init(self):
+        records = self.records('pl011_postcore_init')
+        for cmdline in (DUMP_CMDLINE, DUMP_CMDLINE.replace('console_at=init', 'console_at=probe') +
+                        ' initcall_debug'):
+            boot = Boot(self, cmdline)
+            boot.console([console_line(r) for r in records] + [MARKER])
+            boot.dump(records, summary(records))
+            rc, results, out = self.run_check(boot)
+            self.assertFalse([d for _, d in results if d.startswith('registered from')], out)
+
+
+def uart_writes(*writes):
+    """QEMU's pl011_write trace lines: (offset, value) or a string of
+    characters written to the data register."""
+    out = []
+    for w in writes:
+        for reg, val in ([(0, ord(c)) for c in w] if isinstance(w, str) else [w]):
+            out.append('pl011_write addr 0x%08x value 0x%08x\n' % (reg, val))
+    return ''.join(out)
+
+
+def uart_setup(baud, lcrh=0x70, cr=0x301, latch=True):
+    """The writes that set the PL011 to @baud (24 MHz clock): IBRD, FBRD,
+    then LCR_H, which latches them, then CR."""
+    quot = (24000000 * 4 + baud // 2) // baud
+    return [(0x24, quot >> 6), (0x28, quot & 63)] + ([(0x2c, lcrh)] if latch else []) + \
+        [(0x30, cr)]
+
+
+class UartTrace(HostCheckCase):
+    """bst.uart_trace=1: the line settings of every character from QEMU's
+    trace of the PL011's register writes (console-options: firmware at
+    38400, console=ttyAMA0,115200n8)."""
+
+    CMDLINE = DUMP_CMDLINE + ' bst.uart_fw=38400 bst.uart_expect=115200 bst.uart_trace=1'
+
+    def boot(self, trace, cmdline=CMDLINE):
+        records = boot_records()
+        boot = Boot(self, cmdline)
+        boot.console([console_line(r) for r in records] + [MARKER])
+        boot.dump(records, summary(records))
+        if trace is not None:
+            boot.write('uart-trace.log', trace)
+        return boot
+
+    FIRMWARE = uart_setup(38400)
+    EARLY = '[    0.000000] Booting Linux on physical CPU 0x0\r\n'
+    LATER = '[    0.500000] Serial: AMBA PL011 UART driver\r\n'
+
+    def test_115200_from_the_first_character(self):
+        trace = uart_writes(*self.FIRMWARE, *uart_setup(115200), self.EARLY,
+                            *uart_setup(115200), self.LATER)
+        self.assert_all_ok(self.boot(trace))
+
+    def test_first_characters_at_the_firmware_rate(self):
+        # The early console printed at 38400 until the probe or the open
+        # set the options: console.log in QEMU is the same.
+        trace = uart_writes(*self.FIRMWARE, self.EARLY, *uart_setup(115200), self.LATER)
+        out = self.assert_fails(self.boot(trace), 'the console\'s first character went out at')
+        self.assertIn('(38400 baud)', out)
+        self.assert_fails(self.boot(trace), 'every character the PL011 sent went out at')
+
+    def test_divisors_not_latched(self):
+        # New divisors without the LCR_H write that makes them take effect.
+        trace = uart_writes(*self.FIRMWARE, *uart_setup(115200, latch=False), self.EARLY)
+        self.assert_fails(self.boot(trace), 'the console\'s first character went out at')
+
+    def test_rate_changed_later(self):
+        trace = uart_writes(*self.FIRMWARE, *uart_setup(115200), self.EARLY,
+                            *uart_setup(9600), self.LATER)
+        out = self.assert_fails(self.boot(trace), 'every character the PL011 sent went out at')
+        self.assertIn('(9600 baud)', out)
+
+    def test_parity_and_seven_bits(self):
+        trace = uart_writes(*self.FIRMWARE, *uart_setup(115200, lcrh=0x52), self.EARLY)
+        self.assert_fails(self.boot(trace), 'the console\'s first character went out at')
+
+    def test_uart_disabled(self):
+        trace = uart_writes(*self.FIRMWARE, *uart_setup(115200), self.EARLY, (0x30, 0),
+                            self.LATER)
+        self.assert_fails(self.boot(trace), 'every character the PL011 sent went out at')
+
+    def test_no_trace(self):
+        self.assert_fails(self.boot(None), 'the console\'s first character went out at')
+        self.assert_fails(self.boot(uart_writes(*self.FIRMWARE)),
+                          'every character the PL011 sent went out at')
+
+    def test_no_expected_rate(self):
+        trace = uart_writes(*self.FIRMWARE, *uart_setup(115200), self.EARLY)
+        self.assert_fails(self.boot(trace, self.CMDLINE.replace(' bst.uart_expect=115200', '')),
+                          'the console\'s first character went out at')
+
+    def test_only_with_bst_uart_trace(self):
+        trace = uart_writes(*self.FIRMWARE, self.EARLY)
+        rc, results, out = self.run_check(
+            self.boot(trace, self.CMDLINE.replace(' bst.uart_trace=1', '')))
+        self.assertFalse([d for _, d in results if 'went out at' in d], out)
 
 
 class PanicBoot(HostCheckCase):
@@ -325,103 +537,192 @@ class BurstInStep(unittest.TestCase):
         self.assertEqual((int(c_burst), c_fmt), (BURST, BURST_TEXT))
 
 
+# The kernel's built-in initcalls as a System.map lists them, for the
+# boots that check their console against it: (name, level).
+INITCALLS = [('pl011_fw_console_init', 'con'), ('early_a', 'early'), ('early_b', 'early'),
+             ('core_a', '1'), ('postcore_a', '2'), ('test_early_hang_init', '3'),
+             ('arch_b', '3'), ('a_init', '6'), ('b_init', '6'), ('c_init', '6'),
+             ('lkdtm_module_init', '6'), ('d_init', '6'), ('late_a', '7s')]
+
+
+def initcall_lines(upto, t0=100, drop=()):
+    """initcall_debug's lines for the initcalls before @upto, and its
+    "calling" line; those named in @drop lose both lines."""
+    lines = []
+    for i, (f, _) in enumerate(INITCALLS):
+        if f in drop:
+            continue
+        lines.append('[    0.%06d] calling  %s+0x0/0x40 @ 1' % (t0 + 2 * i, f))
+        if f == upto:
+            break
+        lines.append('[    0.%06d] initcall %s+0x0/0x40 returned 0 after 1 usecs'
+                     % (t0 + 2 * i + 1, f))
+    return lines
+
+
 class BootPanic(HostCheckCase):
     """console-boot-panic: LKDTM panics at its initcall, no userspace."""
 
-    def console(self, drop_return=False):
-        lines = ['[    0.000000] Booting Linux on physical CPU 0x0000000000 [0x414fd0b0]']
-        for i, f in enumerate(['a_init', 'b_init', 'c_init']):
-            lines.append('[    0.%06d] calling  %s+0x0/0x40 @ 1' % (100 + i, f))
-            if not (drop_return and f == 'b_init'):
-                lines.append('[    0.%06d] initcall %s+0x0/0x40 returned 0 after 1 usecs'
-                             % (200 + i, f))
-        lines += ['[    0.300000] calling  lkdtm_module_init+0x0/0x300 @ 1',
-                  '[    0.300001] lkdtm: Performing direct entry PANIC',
-                  '[    0.300002] Kernel panic - not syncing: dumptest']
-        return lines
+    def console(self, drop=()):
+        return (['[    0.000000] Booting Linux on physical CPU 0x0000000000 [0x414fd0b0]'] +
+                initcall_lines('lkdtm_module_init', drop=drop) +
+                ['[    0.300001] lkdtm: Performing direct entry PANIC',
+                 '[    0.300002] Kernel panic - not syncing: dumptest'])
+
+    def boot(self, lines):
+        boot = Boot(self, BOOT_PANIC_CMDLINE)
+        boot.system_map(INITCALLS)
+        boot.console(lines)
+        return boot
 
     def test_good_without_dump(self):
-        boot = Boot(self, BOOT_PANIC_CMDLINE)
-        boot.console(self.console())
-        self.assert_all_ok(boot)
+        self.assert_all_ok(self.boot(self.console()))
 
     def test_initcall_return_missing(self):
+        lines = [l for l in self.console() if 'initcall b_init+' not in l]
+        self.assert_fails(self.boot(lines), 'every initcall before the panic is on the console')
+
+    def test_initcall_pair_missing(self):
+        # Both lines of an initcall gone: nothing is left open.
+        out = self.assert_fails(self.boot(self.console(drop=('b_init',))),
+                                'every initcall of the kernel up to lkdtm_module_init')
+        self.assertIn('console c_init, kernel b_init', out)
+
+    def test_middle_records_missing(self):
+        lines = self.console()
+        self.assert_fails(self.boot(lines[:5] + lines[11:]),
+                          'every initcall of the kernel up to lkdtm_module_init')
+
+    def test_initcalls_reversed(self):
+        lines = self.console()
+        self.assert_fails(self.boot(lines[:1] + lines[1:-3][::-1] + lines[-3:]),
+                          'every initcall of the kernel up to lkdtm_module_init')
+
+    def test_initcall_line_garbled(self):
+        lines = self.console()
+        i = next(i for i, l in enumerate(lines) if 'calling  c_init+' in l)
+        lines[i] = lines[i].replace('c_init', 'c_i\x00\x00t')
+        self.assert_fails(self.boot(lines), 'every initcall of the kernel up to lkdtm_module_init')
+
+    def test_no_reference(self):
         boot = Boot(self, BOOT_PANIC_CMDLINE)
-        boot.console(self.console(drop_return=True))
-        self.assert_fails(boot, 'every initcall before the panic is on the console')
+        boot.console(self.console())
+        out = self.assert_fails(boot, 'every initcall of the kernel up to lkdtm_module_init')
+        self.assertIn('no reference', out)
 
     def test_no_panic(self):
-        boot = Boot(self, BOOT_PANIC_CMDLINE)
-        boot.console(self.console()[:-1])
-        self.assert_fails(boot, 'the panic is on the console')
+        self.assert_fails(self.boot(self.console()[:-1]), 'the panic is on the console')
 
 
 HANG_CMDLINE = ('console=ttyAMA0 panic=-1 bst.run=- test_early_hang bst.expect=hang '
                 'bst.hang_wait=20 bst.check=console')
 HANG = 'test_early_hang: hanging in an arch_initcall'
+HANG_MARKER = 'test_early_hang: raw UART write, not printk: hanging now'
 
 
 class HangBoot(HostCheckCase):
     """A boot hung on purpose before the printer threads start."""
 
-    def lines(self, extra=()):
+    def lines(self, extra=(), drop=()):
         texts = ['Booting Linux on physical CPU 0x0000000000 [0x414fd0b0]',
-                 'Linux version 7.2.13 (bst@host)'] + list(extra) + [HANG]
-        return [console_line(record(i, t)) for i, t in enumerate(texts)]
+                 'Linux version 7.2.13 (bst@host)'] + list(extra)
+        return ([console_line(record(i, t)) for i, t in enumerate(texts)] +
+                initcall_lines('test_early_hang_init', drop=drop) +
+                ['[    0.200000] ' + HANG, '', HANG_MARKER])
+
+    def boot(self, options, lines):
+        boot = Boot(self, HANG_CMDLINE + ' ' + options)
+        boot.system_map(INITCALLS)
+        boot.console(lines)
+        return boot
+
+    SHOWN = 'printk.boot_async=0 initcall_debug bst.hang_console=shown'
+    EARLYCON = 'earlycon initcall_debug bst.hang_console=shown'
 
     def test_shown(self):
-        boot = Boot(self, HANG_CMDLINE + ' printk.boot_async=0 bst.hang_console=shown')
-        boot.console(self.lines())
-        self.assert_all_ok(boot)
+        self.assert_all_ok(self.boot(self.SHOWN, self.lines()))
 
     def test_shown_without_the_hang(self):
-        boot = Boot(self, HANG_CMDLINE + ' printk.boot_async=0 bst.hang_console=shown')
-        boot.console(self.lines()[:-1])
-        self.assert_fails(boot, 'the hang\'s last words are on the console')
+        lines = [l for l in self.lines() if not l.endswith(HANG)]
+        self.assert_fails(self.boot(self.SHOWN, lines), 'the hang\'s last words are on the console')
 
     def test_shown_without_the_start(self):
-        boot = Boot(self, HANG_CMDLINE + ' printk.boot_async=0 bst.hang_console=shown')
-        boot.console(self.lines()[1:])
-        self.assert_fails(boot, 'the console starts at the kernel\'s first line')
+        self.assert_fails(self.boot(self.SHOWN, self.lines()[1:]),
+                          'the console starts at the kernel\'s first line')
+
+    def test_shown_middle_records_missing(self):
+        lines = self.lines()
+        self.assert_fails(self.boot(self.SHOWN, lines[:4] + lines[8:]),
+                          'every initcall of the kernel up to test_early_hang_init')
+
+    def test_shown_initcall_pair_missing(self):
+        self.assert_fails(self.boot(self.SHOWN, self.lines(drop=('core_a',))),
+                          'every initcall of the kernel up to test_early_hang_init')
+
+    def test_shown_reversed(self):
+        lines = self.lines()
+        self.assert_fails(self.boot(self.SHOWN, lines[:2] + lines[2:-3][::-1] + lines[-3:]),
+                          'every initcall of the kernel up to test_early_hang_init')
+
+    def test_shown_without_initcall_debug(self):
+        self.assert_fails(self.boot('printk.boot_async=0 bst.hang_console=shown', self.lines()),
+                          'every initcall up to the hang is on the console')
+
+    def test_shown_without_the_marker(self):
+        self.assert_fails(self.boot(self.SHOWN, self.lines()[:-1]),
+                          'the hang announced itself on the UART outside printk')
 
     def test_earlycon_handover_announced_twice(self):
-        boot = Boot(self, HANG_CMDLINE + ' earlycon bst.hang_console=shown')
         lines = self.lines(['printk: console [ttyAMA0] enabled'])
-        boot.console(lines[:3] + lines[2:])
-        self.assert_all_ok(boot)
+        self.assert_all_ok(self.boot(self.EARLYCON, lines[:3] + lines[2:]))
 
     def test_earlycon_end_announced_twice(self):
-        boot = Boot(self, HANG_CMDLINE + ' earlycon bst.hang_console=shown')
         lines = self.lines(['printk: legacy bootconsole [pl11] disabled'])
-        boot.console(lines[:3] + lines[2:])
-        self.assert_all_ok(boot)
+        self.assert_all_ok(self.boot(self.EARLYCON, lines[:3] + lines[2:]))
 
     def test_other_line_twice(self):
-        boot = Boot(self, HANG_CMDLINE + ' earlycon bst.hang_console=shown')
         lines = self.lines()
-        boot.console(lines[:2] + lines[1:])
-        self.assert_fails(boot, 'no line on the console twice')
+        self.assert_fails(self.boot(self.EARLYCON, lines[:2] + lines[1:]),
+                          'no line on the console twice')
 
     def test_announcement_twice_without_earlycon(self):
-        boot = Boot(self, HANG_CMDLINE + ' printk.boot_async=0 bst.hang_console=shown')
         lines = self.lines(['printk: console [ttyAMA0] enabled'])
-        boot.console(lines[:3] + lines[2:])
-        self.assert_fails(boot, 'no line on the console twice')
+        self.assert_fails(self.boot(self.SHOWN, lines[:3] + lines[2:]),
+                          'no line on the console twice')
 
     def test_held(self):
-        boot = Boot(self, HANG_CMDLINE + ' bst.hang_console=held')
-        boot.console([])
-        self.assert_all_ok(boot)
+        self.assert_all_ok(self.boot('bst.hang_console=held', ['', HANG_MARKER]))
+
+    def test_held_empty_console(self):
+        # A boot that hangs before anything (a deadlock in the console's own
+        # registration) leaves no marker: not the planned hang.
+        self.assert_fails(self.boot('bst.hang_console=held', []),
+                          'the hang announced itself on the UART outside printk')
+
+    def test_held_marker_garbled(self):
+        self.assert_fails(self.boot('bst.hang_console=held', [HANG_MARKER[:20] + '\x00\x00']),
+                          'the hang announced itself on the UART outside printk')
 
     def test_held_but_printed(self):
-        boot = Boot(self, HANG_CMDLINE + ' bst.hang_console=held')
-        boot.console(self.lines())
-        self.assert_fails(boot, 'no kernel record reached the console')
+        self.assert_fails(self.boot('bst.hang_console=held', self.lines()),
+                          'no kernel record reached the console')
 
     def test_no_expectation(self):
-        boot = Boot(self, HANG_CMDLINE)
-        boot.console(self.lines())
-        self.assert_fails(boot, 'bst.hang_console= says what to expect')
+        self.assert_fails(self.boot('', self.lines()), 'bst.hang_console= says what to expect')
+
+
+class MarkerInStep(unittest.TestCase):
+    """host-check and early-hang.patch must agree on the raw marker."""
+
+    def test_same_marker(self):
+        here = os.path.dirname(os.path.abspath(__file__))
+        with open(os.path.join(here, '..', '..', '..', 'scripts', 'bench', 'lab',
+                               'early-hang.patch')) as f:
+            patch = f.read()
+        with open(HOST_CHECK) as f:
+            py = f.read()
+        self.assertEqual(re.search(r"^HANG_MARKER = '(.*)'", py, re.M).group(1), HANG_MARKER)
+        self.assertIn('"\\r\\n%s\\r\\n"' % HANG_MARKER, patch)
 
 
 class NothingToCheck(HostCheckCase):
