@@ -17,10 +17,11 @@
  * conversion (0.1%). A recorder that stamped outside the window would
  * count a printk (several us each, more with a slow console) in every
  * initcall. Nor may a duration fall short of N us by more than
- * SHORT_NS + N / SHORT_DIV: the recorder's window is initcall_debug's less
- * the hops from one probe to the next, so a recorder that stamped the end
- * at the start, or printed 0, fails on every initcall long enough to tell
- * (MIN_NS and more). Only initcalls after clocksource_done_booting()
+ * SHORT_NS + N / SHORT_DIV, for all but one in SHORT_SHARE of the
+ * initcalls long enough to tell (MIN_NS and more): the recorder's window
+ * is initcall_debug's less the hops from one probe to the next, so a
+ * recorder that stamped the end at the start, or printed 0, fails on
+ * every one of them. Only initcalls after clocksource_done_booting()
  * compare: until it (fs level) timekeeping runs on the jiffies
  * clocksource, and N counts whole ticks (0 or 4000 us at HZ=250).
  */
@@ -28,13 +29,23 @@
 
 #define MAX_CALLS	4096
 /*
- * Lower bound: the probe hops (both under 2 us on the boots of 2026-12-03,
- * TODO) and the host taking the vCPU's thread away inside one of them,
- * which lengthens initcall_debug's window only.
+ * Lower bound: initcall_debug's duration less the recorder's is its two
+ * probe hops, plus whatever interrupts one of them, which lengthens
+ * initcall_debug's window only (under single-threaded TCG that includes
+ * the other vCPUs' turns, and the host taking QEMU's thread away). For
+ * the initcalls of 100 us or more, on 2026-12-03 (loaded 2-core host):
+ * bootstamp-full 0.6-6.9 us for 65 of 66 and 735 us for one;
+ * bootstamp-debug (KASAN and lockdep in the probes' paths) 11-42 us for
+ * 129 of 135, 55 us once, then 112 us of 3.4 s, 117 us of 1.2 ms, 118 us
+ * of 16 ms, 10 ms of 10 ms and 427 ms of 5.2 s. SHORT_NS (60 us) + 2 %
+ * leaves 1 of 66 and 3 of 135 outside (1 of 90 and 6 of 139 on a second
+ * pair of boots), below one in SHORT_SHARE, while a recorder that reports
+ * 0, or the start as the end, is short by the whole initcall on every one.
  */
 #define MIN_NS		100000
-#define SHORT_NS	20000
+#define SHORT_NS	60000
 #define SHORT_DIV	50	/* 2 % */
+#define SHORT_SHARE	5
 
 struct call {
 	char		sym[128];
@@ -123,9 +134,10 @@ static void check_durations(int nk, int nl, int sym_diff)
 	if (ws >= 0)
 		ksft_print_msg("shortest: %s %lld ns, initcall_debug %lld ns\n", log_calls[ws].sym,
 			       log_calls[ws].ns, kmsg_calls[ws].ns);
-	ksft_test_result(sym_diff < 0 && from > 0 && n == nk - from && nlong > 0 && !short_,
-			 "no duration of %d us or more shorter than initcall_debug's by more than %d us + 1/%d\n",
-			 MIN_NS / 1000, SHORT_NS / 1000, SHORT_DIV);
+	ksft_test_result(sym_diff < 0 && from > 0 && n == nk - from && nlong > 0 &&
+			 short_ <= nlong / SHORT_SHARE,
+			 "durations of %d us or more: none shorter than initcall_debug's by more than %d us + 1/%d, but 1 in %d\n",
+			 MIN_NS / 1000, SHORT_NS / 1000, SHORT_DIV, SHORT_SHARE);
 }
 
 int main(void)
