@@ -61,10 +61,16 @@
  * The first bring-up runs the cpuhp code paths for the first time, which
  * TCG translates: its points were up to 6259 ticks before their events in
  * six boots (cpu1's requested 4011-6259, finished up to 5563), the other
- * CPUs' 52-361. Its bound is COLD_TICKS; the others' PROBE_TICKS, and a
- * boot must bring up two CPUs or more.
+ * CPUs' 52-361. Its bound is COLD_TICKS; the others' PROBE_TICKS. As for
+ * the initcalls, an interrupt or another vCPU's turn may come between the
+ * two probes (cpu1's requested 177481 ticks early in the seventh boot,
+ * load average 10): CPU_LATE points may be further. A point stamped in
+ * the wrong place on every CPU is late on two CPUs or more (the first
+ * one's bound aside) and still fails. A boot must bring up two CPUs or
+ * more.
  */
 #define COLD_TICKS	20000
+#define CPU_LATE	1
 /*
  * Entry came 5140 to 17985 ticks after the request's event in those
  * boots (12 bring-ups): PSCI CPU_ON, and the new vCPU's first run.
@@ -235,9 +241,9 @@ static void check_cpus(int n, const struct cpu_row *rows, int nrows)
 			 "every secondary CPU's bring-up is in the trace (%d of %d)\n", found, nrows);
 	ksft_print_msg("cpu points: %d pinned, %d further than %d ticks (%d the first CPU) before their event (furthest %lld)\n",
 		       pinned, late, PROBE_TICKS, COLD_TICKS, worst);
-	ksft_test_result(found == nrows && nrows >= 2 && !bad && !late,
-			 "requested, active, finished within %d ticks before their cpuhp events; entry..online after the request, before the CPU's first event\n",
-			 PROBE_TICKS);
+	ksft_test_result(found == nrows && nrows >= 2 && !bad && late <= CPU_LATE,
+			 "requested, active, finished within %d ticks before their cpuhp events (all but %d); entry..online after the request, before the CPU's first event\n",
+			 PROBE_TICKS, CPU_LATE);
 }
 
 int main(void)

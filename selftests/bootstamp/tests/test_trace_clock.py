@@ -152,10 +152,15 @@ class TraceClockMatchesLog(unittest.TestCase):
         for p in ('requested', 'finished'):     # first bring-up: cold code
             boot.cpus[0]['st'][p] -= 6000
         self.assertEqual(self.run_on(boot)[0], 0)
+        boot.cpus[1]['st']['finished'] -= 200000
+        self.assertEqual(self.run_on(boot)[0], 0)   # an interrupt between the probes
         boot.cpus[0]['st']['active'] -= 20000
         self.assertFailsOnly(self.run_on(boot), 'cpuhp events')
+
+    def test_one_point_late_on_every_cpu_fails(self):
         boot = Boot()
-        boot.cpus[1]['st']['finished'] -= 2500
+        for c in boot.cpus:
+            c['st']['finished'] = c['ev']['act']        # stamped at the wrong exit
         self.assertFailsOnly(self.run_on(boot), 'cpuhp events')
 
     def test_one_secondary_cpu_is_not_enough(self):
