@@ -26,7 +26,16 @@
 #include "../lib/bst_file.h"
 #include "../lib/bst_time.h"
 
-#define BST_EXPECT	"/bst/expect"
+/*
+ * Prepended to the paths of the files a test only reads: "" in the guest.
+ * The host's unit tests (selftests/bootstamp/tests) build a test with
+ * -DBST_ROOT='"/tmp/dir"' and run it on files they wrote there.
+ */
+#ifndef BST_ROOT
+#define BST_ROOT	""
+#endif
+#define BST_EXPECT	BST_ROOT "/bst/expect"
+#define BST_CMDLINE	BST_ROOT "/proc/cmdline"
 #define BST_KO_NAME	"bootstamp.ko"	/* as bst.insmod= names it */
 #define BST_KO		"/lib/modules/" BST_KO_NAME
 #define BST_MOD		"bootstamp"
