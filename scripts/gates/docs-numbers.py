@@ -24,7 +24,8 @@ Checked:
     every variable the Makefile's recipes read named in the help, and every
     `make TARGET` of README.md a target of the Makefile;
   - benchmark numbers (bench_numbers()): every number quoted in README.md,
-    Documentation/ and the cover letters that reads like a measurement
+    scripts/bench/README.md, Documentation/ and the cover letters that
+    reads like a measurement
     (a time in ms or us with decimals or of three digits or more, a ratio
     with three or four decimals, a factor such as 1.40x) is either a
     claim of scripts/bench/results/claims.tsv, equal to the committed
@@ -277,7 +278,8 @@ FIELDS = ("median", "min", "max", "q1", "q3", "ratio", "paired")
 
 def bench_docs(tree):
     """The files whose benchmark numbers are checked."""
-    docs = ["README.md"] + sorted(
+    docs = [d for d in ("README.md", "scripts/bench/README.md")
+            if os.path.isfile(os.path.join(tree.top, d))] + sorted(
         os.path.relpath(p, tree.top) for p in glob.glob(os.path.join(tree.top, "Documentation", "**", "*.rst"),
                                                           recursive=True))
     return docs + sorted(os.path.relpath(p, tree.top) for p in
