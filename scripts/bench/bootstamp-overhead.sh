@@ -148,7 +148,7 @@ notes+=(--note "Per-boot details (QEMU wall time, load average after the boot): 
 say "results ($RUNS boots each; ratio goal <= 1.01)"
 python3 "$STATS" "$OUT/runs.tsv" --ref "$OFF" --unit ms --goal 1.01 \
 	--md "$OUT/results.md" --title "Boot-stamp recorder overhead at boot" \
-	--json "$OUT/results.json" --bench "bootstamp-overhead-$CLOCK" \
+	--json "$OUT/results.json" --bench "$(basename "$OUT")" \
 	--metric "Time from counter zero (QEMU machine start, no firmware) to /init's first instruction, from /init's \`# bst-init started counter=N freq=F\` line: N / F in ms. Lower is better." \
 	"${meta[@]}" "${notes[@]}"
 if [ -n "$printk_table" ]; then

@@ -126,8 +126,8 @@ if [ -n "${ONLY:-}" ]; then
 	CONFIGS=("${keep[@]}")
 	OUT=$OUT-only		# the full results stay as they are
 fi
-NAME=$(basename "$OUT")	# results.json's "benchmark"
 OUT=${BENCH_OUT:-$OUT}
+NAME=$(basename "$OUT")	# results.json's "benchmark"
 declare -A VARIANT EXTRA INITRD
 while read -r name variant extra; do
 	[ -n "$name" ] || continue

@@ -53,7 +53,7 @@ bench_finish "$V"
 
 python3 "$BST_TOP/scripts/bench/stats.py" "$OUT/runs.tsv" --ref "without module" --unit us --digits 1 \
 	--md "$OUT/results.md" --title "Cost of the probes file's kretprobe on a driver probe" \
-	--json "$OUT/results.json" --bench "probe-cost-$CLOCK" \
+	--json "$OUT/results.json" --bench "$(basename "$OUT")" \
 	--metric "Median time of a sysfs bind of the PL061 (one really_probe()) in one boot, in us, over 200 binds per configuration in alternating rounds; then the median over boots." \
 	--meta "date=$(date -u '+%Y-%m-%d %H:%M UTC')" \
 	--meta "guest=QEMU virt, -smp $CPUS, \`${QEMU_ARGS[*]}\`, $(bench_kinfo "$V")" \

@@ -121,7 +121,7 @@ costs=$(python3 "$METRICS" --table "$OUT/costs.tsv")
 say "results ($RUNS boots each)"
 python3 "$STATS" "$OUT/runs.tsv" --ref none-3.3V --unit ms --digits 1 \
 	--md "$OUT/results.md" --title "SD UHS-I fallback: host probe to card ready" \
-	--json "$OUT/results.json" --bench uhs-fallback \
+	--json "$OUT/results.json" --bench "$(basename "$OUT")" \
 	--metric "printk time from \`mmc0: SDHCI controller on PCI\` to \`mmc0: new ... card at address\`, in ms, QEMU virt (TCG). Lower is better. The mode is the one that line names (HS: 3.3 V high speed); QEMU cannot do UHS-I, so the configurations other than unpatched and none-3.3V run the test-only UHS-I card (scripts/bench/lab/sd-uhs-card.patch)." \
 	--meta "date=$(date -u '+%Y-%m-%d %H:%M UTC')" \
 	--meta "host=$(nproc) CPUs, $(qemu-system-aarch64 --version | head -1)" \
