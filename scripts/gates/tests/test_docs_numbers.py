@@ -138,6 +138,16 @@ class DocsNumbersTest(unittest.TestCase):
         self.assertIn("claims.tsv:3: README.md no longer says '(b/c {})'", details)
         self.assertIn("README.md:1: quotes '1.004' with no result behind it", details)
 
+    def test_a_claim_can_name_its_table(self):
+        # The same row in two tables: "..." ties the claim to the first
+        # one after the caption; the other is exempt.
+        readme = ("New run:\n\n  b  112.9 ms\n\nOld run (not re-measured):\n\n  b  111.0 ms\n")
+        table = ("README.md\tNew run: ... b {} ms\tcon-icount b median\n"
+                 "README.md\tOld run (not re-measured): ... ms\t- old\n")
+        self.assertEqual(self.bench(readme, **{"scripts/bench/results/claims.tsv": table}), {})
+        bad = self.bench(readme.replace("112.9", "111.0"), **{"scripts/bench/results/claims.tsv": table})
+        self.assertIn("README.md:3: quotes 111.0, con-icount b median is 112.9", "\n".join(bad.values()))
+
     def test_claims_of_missing_results_fail(self):
         table = CLAIMS["scripts/bench/results/claims.tsv"] + "README.md\tthe series {} ms\tcon-host b median\n"
         bad = self.bench(**{"scripts/bench/results/claims.tsv": table})
