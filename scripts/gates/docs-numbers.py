@@ -304,13 +304,15 @@ def claim_rx(text):
 
 
 def result_value(results, key):
-    """The number KEY names, "BENCH CONFIG FIELD": FIELD of CONFIG in
+    """The number KEY names, "BENCH CONFIG FIELD" (a space of CONFIG written
+    %20): FIELD of CONFIG in
     scripts/bench/results/BENCH.json, or "ratio/OTHER" (CONFIG's median over
     OTHER's) or "minus/OTHER" (CONFIG's median less OTHER's). (value, error)."""
     parts = key.split()
     if len(parts) != 3:
         return None, f"{key!r}: give BENCH CONFIG FIELD"
     bench, config, field = parts
+    config = config.replace("%20", " ")     # "without%20module"
     r = results.get(bench)
     if r is None:
         return None, f"no {RESULTS}/{bench}.json"

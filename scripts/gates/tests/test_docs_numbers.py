@@ -148,6 +148,14 @@ class DocsNumbersTest(unittest.TestCase):
         bad = self.bench(readme.replace("112.9", "111.0"), **{"scripts/bench/results/claims.tsv": table})
         self.assertIn("README.md:3: quotes 111.0, con-icount b median is 112.9", "\n".join(bad.values()))
 
+    def test_a_configuration_with_a_space(self):
+        doc = json.loads(FILES["scripts/bench/results/con-icount.json"])
+        doc["configs"]["with probe"] = doc["configs"].pop("b")
+        table = "README.md\tthe series {} ms\tcon-icount with%20probe median\n"
+        self.assertEqual(self.bench("the series 112.9 ms\n", **{
+            "scripts/bench/results/claims.tsv": table,
+            "scripts/bench/results/con-icount.json": json.dumps(doc)}), {})
+
     def test_claims_of_missing_results_fail(self):
         table = CLAIMS["scripts/bench/results/claims.tsv"] + "README.md\tthe series {} ms\tcon-host b median\n"
         bad = self.bench(**{"scripts/bench/results/claims.tsv": table})
