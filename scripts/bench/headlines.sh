@@ -9,16 +9,17 @@
 #             throttles the boot (unpatched, a/c is about 17)
 #   recorder  the series with the boot-stamp recorder against the same
 #             series without it (scripts/bench/bootstamp-overhead.sh):
-#             series/nobootstamp < RECORDER_BOUND (1.02)
+#             series/nobootstamp < RECORDER_BOUND (1.03)
 #
 # One boot per configuration: with CLOCK=icount guest time counts executed
-# instructions, so a boot takes the same time on a loaded machine and
-# within about 0.2% from one boot to the next (scripts/bench/README.md);
-# the committed full runs (scripts/bench/results/) give b/c 1.004 and
-# on/off 1.001. The bounds are loose: they leave room for the boot-to-boot
-# spread and for small changes of the kernels, and fail what the claims
-# exclude (a console that stalls the boot on the UART again, a recorder
-# that costs percents, not per mille).
+# instructions, so host load does not move it; boots still differ a
+# little among themselves (scripts/bench/results/bootstamp-overhead-icount
+# .json: the recorder's 11 boots 121.4 to 123.0 ms, the worst pair 1.012;
+# console-boot.sh at 5390463 gave b/c 1.004). The bounds are loose: they
+# leave room for that spread and for small changes of the kernels, and
+# fail what the claims exclude (a console that stalls the boot on the
+# UART again: unpatched a/c is about 17, 16-character pieces written with
+# the lock held 1.12; a recorder that costs percents).
 #
 # The kernels are built first (scripts/build/build-kernel.sh: incremental,
 # ccache) unless --no-build; the results of each run are in
@@ -28,7 +29,7 @@
 
 : "${BST_RESULTS:?headlines.sh records into BST_RESULTS}"
 CONSOLE_BOUND=${CONSOLE_BOUND:-1.10}
-RECORDER_BOUND=${RECORDER_BOUND:-1.02}
+RECORDER_BOUND=${RECORDER_BOUND:-1.03}
 build=1
 [ "${1:-}" != --no-build ] || build=0
 out=$BST_OUT/check/headlines
