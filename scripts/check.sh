@@ -133,6 +133,12 @@ if [ "$BST_TIER" = full ] && [ $# -eq 0 ]; then
 fi
 timed "boots ($(plan_lines "$@" | wc -l))" "$S/boots/run-boots.sh" "$@" ||
 	record fail "boots" "run-boots.sh stopped early or lost a boot (see above)"
+# check-full: the benchmarks' headline ratios, one icount pair each, with
+# a loose bound (scripts/bench/headlines.sh).
+if [ "$BST_TIER" = full ] && [ $# -eq 0 ]; then
+	timed "benchmark headlines" "$S/bench/headlines.sh" ||
+		record fail "benchmark headlines" "headlines.sh stopped early"
+fi
 # bootreport's split, compare and stats on the dumps this run's boots left
 # (selftests/bootreport/dumps-check): two or more boots of the same kernel.
 # Its KTAP goes through ktap.py like a host-check's, wrapped the same way,

@@ -21,7 +21,8 @@
 #	one (default with CLOCK=host; see bench_rounds in lib.sh), 0: none
 #
 # It never builds: both kernels and the guest programs must exist. Results
-# go to out/bench/bootstamp-overhead-$CLOCK/ (runs.tsv, results.md, boots/ logs).
+# go to out/bench/bootstamp-overhead-$CLOCK/ (runs.tsv, results.md, results.json,
+# boots/ logs), or to BENCH_OUT.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib.sh"
 
@@ -39,7 +40,7 @@ declare -A EXTRA=([$ON]="" [$OFF]="" [$TR]=" trace_clock=arm64-counter trace_eve
 CLOCK=${CLOCK:-host}
 bench_set_clock "$CLOCK"
 CMDLINE="console=ttyAMA0 panic=-1 bst.run="
-OUT=$BST_OUT/bench/bootstamp-overhead-$CLOCK
+OUT=${BENCH_OUT:-$BST_OUT/bench/bootstamp-overhead-$CLOCK}
 STATS=$BST_TOP/scripts/bench/stats.py
 
 for n in RUNS CPUS WARMUP; do
@@ -131,6 +132,9 @@ meta=(
 	--meta "$TR=the $OFF kernel, command line +\`${EXTRA[$TR]# }\`"
 	--meta "load average=before $BENCH_LOAD_BEFORE, after $BENCH_LOAD_AFTER"
 	--meta "wall time=${BENCH_WALL} s"
+	--meta "clock=$CLOCK"
+	--meta "runs=$RUNS"
+	--meta "revision=$(bench_revision)"
 	--meta "reproduce=\`CLOCK=$CLOCK RUNS=$RUNS CPUS=$CPUS WARMUP=$WARMUP PRIME=$BENCH_PRIME scripts/bench/bootstamp-overhead.sh\`"
 )
 notes=()
@@ -144,6 +148,7 @@ notes+=(--note "Per-boot details (QEMU wall time, load average after the boot): 
 say "results ($RUNS boots each; ratio goal <= 1.01)"
 python3 "$STATS" "$OUT/runs.tsv" --ref "$OFF" --unit ms --goal 1.01 \
 	--md "$OUT/results.md" --title "Boot-stamp recorder overhead at boot" \
+	--json "$OUT/results.json" --bench "$(basename "$OUT")" \
 	--metric "Time from counter zero (QEMU machine start, no firmware) to /init's first instruction, from /init's \`# bst-init started counter=N freq=F\` line: N / F in ms. Lower is better." \
 	"${meta[@]}" "${notes[@]}"
 if [ -n "$printk_table" ]; then
@@ -153,4 +158,4 @@ if [ -n "$printk_table" ]; then
 fi
 echo
 info "load average before $BENCH_LOAD_BEFORE, after $BENCH_LOAD_AFTER; wall time ${BENCH_WALL}s"
-info "results: ${OUT#"$BST_TOP"/}/results.md, runs.tsv, boots.tsv"
+info "results: ${OUT#"$BST_TOP"/}/results.md, results.json, runs.tsv, boots.tsv"

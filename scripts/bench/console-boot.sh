@@ -53,9 +53,10 @@
 #
 # It never builds: `make bench-console` builds the kernels first (the ones
 # `console-boot.sh --variants` lists).
-# Results go to out/bench/console-boot/ (console-boot-icount/ with icount):
-# results.md (medians, ratios b/c and a/c, console vs dmesg bytes, the
-# console check), chart.svg, runs.tsv and the logs of every boot.
+# Results go to out/bench/console-boot/ (console-boot-icount/ with icount),
+# or to BENCH_OUT: results.md (medians, ratios b/c and a/c, console vs
+# dmesg bytes, the console check), results.json (the same numbers for
+# programs), chart.svg, runs.tsv and the logs of every boot.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib.sh"
 
@@ -125,6 +126,8 @@ if [ -n "${ONLY:-}" ]; then
 	CONFIGS=("${keep[@]}")
 	OUT=$OUT-only		# the full results stay as they are
 fi
+OUT=${BENCH_OUT:-$OUT}
+NAME=$(basename "$OUT")	# results.json's "benchmark"
 declare -A VARIANT EXTRA INITRD
 while read -r name variant extra; do
 	[ -n "$name" ] || continue
@@ -204,11 +207,14 @@ meta=(
 	--meta "load average=before $BENCH_LOAD_BEFORE, after $BENCH_LOAD_AFTER"
 	--meta "wall time=${BENCH_WALL} s"
 	--meta "clock=$CLOCK"
+	--meta "runs=$RUNS"
+	--meta "revision=$(bench_revision)"
 	--meta "reproduce=\`make bench-console CLOCK=$CLOCK\` or \`CLOCK=$CLOCK RUNS=$RUNS CPUS=$CPUS WARMUP=$WARMUP PRIME=$BENCH_PRIME BAUD=$BAUD${ONLY:+ ONLY=\"$ONLY\"}${CONSOLE_OPTIONS:+ CONSOLE_OPTIONS=$CONSOLE_OPTIONS} scripts/bench/console-boot.sh\`"
 )
 say "results ($RUNS boots each; goal: b/c <= 1.05)"
 python3 "$B/stats.py" "$OUT/runs.tsv" --ref c-loglevel1 --unit ms --goal 1.05 \
 	--md "$OUT/results.md" --title "Boot time with a slow serial console" \
+	--json "$OUT/results.json" --bench "$NAME" \
 	--metric "Time from counter zero (QEMU machine start, no firmware; kernel entry follows within a millisecond) to /init's first instruction, from /init's \`# bst-init started counter=N freq=F\` line, in ms. Ratios against c-loglevel1, the boot that prints nothing. Chart: \`chart.svg\`." \
 	"${meta[@]}" "${busy_note[@]}" --note "$details" >/dev/null
 echo "$ratios"
@@ -216,4 +222,4 @@ echo "$ratios"
 echo
 echo "$details"
 info "load average before $BENCH_LOAD_BEFORE, after $BENCH_LOAD_AFTER; wall time ${BENCH_WALL}s"
-info "results: ${OUT#"$BST_TOP"/}/results.md, chart.svg, runs.tsv, boots.tsv"
+info "results: ${OUT#"$BST_TOP"/}/results.md, results.json, chart.svg, runs.tsv, boots.tsv"

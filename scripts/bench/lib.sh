@@ -169,3 +169,13 @@ bench_finish() {
 	BENCH_LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
 	BENCH_WALL=$(awk -v a="$BENCH_T0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.0f", b - a }')
 }
+
+# bench_revision: the commit of this repository the benchmark ran from,
+# with "+dirty" when tracked files differ from it (results.json's
+# "revision": which patches/ and scripts a committed result measured).
+bench_revision() {
+	local rev
+	rev=$(git -C "$BST_TOP" rev-parse --short=12 HEAD 2>/dev/null) || rev=unknown
+	[ -z "$(git -C "$BST_TOP" status --porcelain -uno 2>/dev/null)" ] || rev+=+dirty
+	echo "$rev"
+}

@@ -12,7 +12,8 @@
 # CLOCK=icount: guest time counts instructions (the same on every run);
 # CLOCK=host: guest time follows the host clock. It never builds: the series
 # kernel and the guest programs must exist. Results go to
-# out/bench/probe-cost-$CLOCK/ (runs.tsv, results.md, boots/ logs).
+# out/bench/probe-cost-$CLOCK/ (runs.tsv, results.md, results.json, boots/
+# logs), or to BENCH_OUT.
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib.sh"
 
@@ -24,7 +25,7 @@ bench_set_clock "$CLOCK"
 [[ $RUNS =~ ^[1-9][0-9]*$ ]] || die "RUNS=$RUNS: give a number of boots, at least 1"
 [[ $CPUS =~ ^[1-9][0-9]*$ ]] || die "CPUS=$CPUS: give a number of guest CPUs"
 CMDLINE="console=ttyAMA0 panic=-1 bst.run=bootstamp/probe_cost bst.timeout=600"
-OUT=$BST_OUT/bench/probe-cost-$CLOCK
+OUT=${BENCH_OUT:-$BST_OUT/bench/probe-cost-$CLOCK}
 need_cmd qemu-system-aarch64
 bench_check_built "$V"
 [ -x "$BST_GUEST/tests/bootstamp/probe_cost" ] ||
@@ -52,10 +53,12 @@ bench_finish "$V"
 
 python3 "$BST_TOP/scripts/bench/stats.py" "$OUT/runs.tsv" --ref "without module" --unit us --digits 1 \
 	--md "$OUT/results.md" --title "Cost of the probes file's kretprobe on a driver probe" \
+	--json "$OUT/results.json" --bench "$(basename "$OUT")" \
 	--metric "Median time of a sysfs bind of the PL061 (one really_probe()) in one boot, in us, over 200 binds per configuration in alternating rounds; then the median over boots." \
 	--meta "date=$(date -u '+%Y-%m-%d %H:%M UTC')" \
 	--meta "guest=QEMU virt, -smp $CPUS, \`${QEMU_ARGS[*]}\`, $(bench_kinfo "$V")" \
 	--meta "load average=before $BENCH_LOAD_BEFORE, after $BENCH_LOAD_AFTER; wall time ${BENCH_WALL} s" \
+	--meta "clock=$CLOCK" --meta "runs=$RUNS" --meta "revision=$(bench_revision)" \
 	--meta "reproduce=\`CLOCK=$CLOCK RUNS=$RUNS CPUS=$CPUS scripts/bench/probe-cost.sh\`" \
 	--note "What QEMU shows: with CLOCK=icount the instructions the probe path adds (two BRK exceptions and the handlers on entry, the return trampoline), with CLOCK=host what TCG makes of them. Not an exception's latency on a Cortex-A76, nor the stop_machine() that arming and disarming the kretprobe take at module load and unload. The guest program is QEMU-only (it rebinds a PL031 or PL061 and loads /lib/modules/bootstamp.ko): no board figure."
-info "results: ${OUT#"$BST_TOP"/}/results.md"
+info "results: ${OUT#"$BST_TOP"/}/results.md, results.json"

@@ -12,12 +12,25 @@ drifts of the host's speed than the ratio of medians.
 
   stats.py runs.tsv --ref nobootstamp --unit ms [--goal 1.01]
     [--md results.md --title "..." --meta "key=value"... --note "..."...]
+    [--json results.json --bench NAME]
 
 The table goes to stdout; --md also writes it, the per-run raw values and
-the metadata and notes to a Markdown file. Standard library only.
+the metadata and notes to a Markdown file; --json the same numbers for
+programs (scripts/gates/docs-numbers.py compares the numbers the docs
+quote with the copies committed in scripts/bench/results/):
+
+  {"benchmark": NAME, "unit": "ms", "ref": REF, "goal": GOAL or null,
+   "meta": {KEY: VALUE, ...},          # the --meta lines (date, clock,
+                                       # kernels, revision, reproduce, ...)
+   "configs": {CONFIG: {"n", "median", "min", "max", "q1", "q3",
+                        "ratio", "paired", "runs": {RUN: VALUE}}}}
+
+q1 and q3 are the quartiles (statistics.quantiles, "inclusive"; the
+value itself for one run). Standard library only.
 """
 
 import argparse
+import json
 import statistics
 import sys
 
@@ -59,8 +72,10 @@ def summarise(samples, ref):
     for config, runs in samples.items():
         values = list(runs.values())
         median = statistics.median(values)
+        q1, _, q3 = (statistics.quantiles(values, n=4, method="inclusive")
+                     if len(values) > 1 else (median, median, median))
         row = {"config": config, "n": len(values), "median": median,
-               "min": min(values), "max": max(values),
+               "min": min(values), "max": max(values), "q1": q1, "q3": q3,
                "ratio": None, "paired": None}
         if ref_median:
             row["ratio"] = median / ref_median
@@ -127,6 +142,20 @@ def raw_table(samples, digits):
     return md_table(["run"] + configs, body)
 
 
+def results_json(samples, rows, args):
+    """The --json document (see the module's docstring)."""
+    configs = {}
+    for r in rows:
+        c = dict(r)
+        del c["config"]
+        c["runs"] = samples[r["config"]]
+        configs[r["config"]] = c
+    return {"benchmark": args.bench, "unit": args.unit, "ref": args.ref,
+            "goal": args.goal,
+            "meta": {k.strip(): v.strip() for k, _, v in (m.partition("=") for m in args.meta)},
+            "configs": configs}
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("tsv", help="config<TAB>run<TAB>value rows")
@@ -141,7 +170,11 @@ def main():
                     help="a line of the Markdown setup list (repeatable)")
     ap.add_argument("--note", action="append", default=[],
                     help="a paragraph after the tables in the Markdown file (repeatable)")
+    ap.add_argument("--json", help="also write the numbers as JSON")
+    ap.add_argument("--bench", help="the benchmark's name in the JSON file")
     args = ap.parse_args()
+    if args.json and not args.bench:
+        ap.error("--json needs --bench NAME")
 
     samples = read_samples(args.tsv)
     rows = summarise(samples, args.ref)
@@ -171,6 +204,10 @@ def main():
             md += [note, ""]
         with open(args.md, "w", encoding="utf-8") as f:
             f.write("\n".join(md) + "\n")
+    if args.json:
+        with open(args.json, "w", encoding="utf-8") as f:
+            json.dump(results_json(samples, rows, args), f, indent=1)
+            f.write("\n")
 
 
 if __name__ == "__main__":

@@ -23,14 +23,15 @@
 # apply today, sdhci.debug_quirks2=4, on the same card. With all three
 # UHS-I modes offered, QEMU's own tuning fails SDR104 and DDR50 at the
 # verifying read ("qemu-SDR104"; see selftests/plan). Results go
-# to out/bench/uhs-fallback/ (results.md, runs.tsv, costs.tsv, boots/).
+# to out/bench/uhs-fallback/ or BENCH_OUT (results.md, results.json,
+# runs.tsv, costs.tsv, boots/).
 . "$(dirname "$0")/../lib.sh"
 . "$(dirname "$0")/lib.sh"
 
 RUNS=${RUNS:-7}
 WARMUP=${WARMUP:-1}
 CPUS=2
-OUT=$BST_OUT/bench/uhs-fallback
+OUT=${BENCH_OUT:-$BST_OUT/bench/uhs-fallback}
 STATS=$BST_TOP/scripts/bench/stats.py
 METRICS=$BST_TOP/scripts/bench/uhs_metrics.py
 for n in RUNS WARMUP; do
@@ -120,6 +121,7 @@ costs=$(python3 "$METRICS" --table "$OUT/costs.tsv")
 say "results ($RUNS boots each)"
 python3 "$STATS" "$OUT/runs.tsv" --ref none-3.3V --unit ms --digits 1 \
 	--md "$OUT/results.md" --title "SD UHS-I fallback: host probe to card ready" \
+	--json "$OUT/results.json" --bench "$(basename "$OUT")" \
 	--metric "printk time from \`mmc0: SDHCI controller on PCI\` to \`mmc0: new ... card at address\`, in ms, QEMU virt (TCG). Lower is better. The mode is the one that line names (HS: 3.3 V high speed); QEMU cannot do UHS-I, so the configurations other than unpatched and none-3.3V run the test-only UHS-I card (scripts/bench/lab/sd-uhs-card.patch)." \
 	--meta "date=$(date -u '+%Y-%m-%d %H:%M UTC')" \
 	--meta "host=$(nproc) CPUs, $(qemu-system-aarch64 --version | head -1)" \
@@ -127,9 +129,10 @@ python3 "$STATS" "$OUT/runs.tsv" --ref none-3.3V --unit ms --digits 1 \
 	--meta "series=$(bench_kinfo series); uhscard=$(bench_kinfo uhscard); unpatched=$(bench_kinfo baseline)" \
 	--meta "boots=$RUNS per configuration, interleaved, rotating order; $WARMUP warm-up boot(s) each not counted$(bench_prime_note configuration)" \
 	--meta "load average=before $BENCH_LOAD_BEFORE, after $BENCH_LOAD_AFTER; wall time ${BENCH_WALL} s" \
+	--meta "clock=host" --meta "runs=$RUNS" --meta "revision=$(bench_revision)" \
 	--meta "reproduce=\`RUNS=$RUNS WARMUP=$WARMUP PRIME=$BENCH_PRIME scripts/bench/uhs-fallback.sh\`" \
 	--note "$(printf '## What each bring-up cost\n\nMedians per boot (min-max when they differ): the failures (the card\x27s uhs_fallback), and from the mmc_request_start trace event the CMD11s sent, CMD6 bus speed switches and ACMD41s (one per initialisation attempt).\n\n%s' "$costs")" \
 	--note "Configurations: $(for l in "${CONFIG_LINES[@]}"; do printf '`%s`: `%s`; ' "${l%%$'\t'*}" "$(echo "$l" | cut -f2-4 | tr '\t' ' ')"; done)"
 echo
 echo "$costs"
-info "results: ${OUT#"$BST_TOP"/}/results.md, runs.tsv, costs.tsv"
+info "results: ${OUT#"$BST_TOP"/}/results.md, results.json, runs.tsv, costs.tsv"

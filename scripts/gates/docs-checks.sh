@@ -2,8 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0
 # docs-checks.sh: the documentation gates, one result each.
 #  - numbers and names the docs state that the tree can tell
-#    (scripts/gates/docs-numbers.py), its unit tests, and those of the
-#    files the guides install (module/systemd/tests);
+#    (scripts/gates/docs-numbers.py), and every benchmark number they quote
+#    against the committed results (scripts/bench/results/);
 #  - kernel-doc -Wall on every .c/.h file the series adds or changes: no
 #    warning the base tree's version of the file does not have; module/
 #    sources: no warning at all;
@@ -21,8 +21,10 @@ mkdir -p "$out"
 # What README.md, make help and Documentation/ state that the tree can tell
 # (how many patches, series, variants and benchmark configurations; make's
 # targets and variables; the last line of make check), one result each,
-# naming FILE:LINE, the stated and the real value (docs-numbers.py). These
-# and the next need no kernel tree.
+# naming FILE:LINE, the stated and the real value, and the benchmark
+# numbers of those files, the cover letters and scripts/bench/README.md
+# against scripts/bench/results/ (claims.tsv), one result per document
+# (docs-numbers.py). These and the next need no kernel tree.
 python3 "$BST_TOP/scripts/gates/docs-numbers.py" "$BST_TOP" >"$out/numbers.tsv" ||
 	record fail "docs numbers" "scripts/gates/docs-numbers.py failed"
 record_rows <"$out/numbers.tsv"

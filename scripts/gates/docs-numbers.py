@@ -22,12 +22,23 @@ Checked:
     series of patches/;
   - the targets `make help` names against the Makefile's .PHONY targets,
     every variable the Makefile's recipes read named in the help, and every
-    `make TARGET` of README.md a target of the Makefile.
+    `make TARGET` of README.md a target of the Makefile;
+  - benchmark numbers (bench_numbers()): every number quoted in README.md,
+    scripts/bench/README.md, Documentation/ and the cover letters that
+    reads like a measurement
+    (a time in ms or us with decimals or of three digits or more, a ratio
+    with three or four decimals, a factor such as 1.40x) is either a
+    claim of scripts/bench/results/claims.tsv, equal to the committed
+    results file it names once rounded as quoted, or inside a passage
+    that table exempts with a reason; the committed results files agree
+    with their own runs.
 """
 
 import glob
+import json
 import os
 import re
+import statistics
 import sys
 
 WORDS = {w: i for i, w in enumerate(
@@ -257,6 +268,170 @@ def check(tree):
             if m.group(2) not in phony:
                 bad.append(f"README.md:{n}: 'make {m.group(2)}' is not a target of the Makefile")
     rows.append(("fail" if bad else "pass", "README.md names only targets of the Makefile", "; ".join(bad)))
+    return rows + bench_numbers(tree)
+
+
+RESULTS = "scripts/bench/results"
+CLAIMS = RESULTS + "/claims.tsv"
+# A number that reads like a measured result (see the docstring).
+RESULT_RX = re.compile(r"(?<![\w.])(?!0x)(?:\d+\.\d+\s?(?:ms|us)|\d{3,}\s?(?:ms|us)|\d\.\d{3,4}|\d+(?:\.\d+)?x)(?![\w])")
+FIELDS = ("median", "min", "max", "q1", "q3", "ratio", "paired")
+
+
+def bench_docs(tree):
+    """The files whose benchmark numbers are checked."""
+    docs = [d for d in ("README.md", "scripts/bench/README.md")
+            if os.path.isfile(os.path.join(tree.top, d))] + sorted(
+        os.path.relpath(p, tree.top) for p in glob.glob(os.path.join(tree.top, "Documentation", "**", "*.rst"),
+                                                          recursive=True))
+    return docs + sorted(os.path.relpath(p, tree.top) for p in
+                         glob.glob(os.path.join(tree.top, "patches", "*", "0000-cover-letter.patch")))
+
+
+def claim_rx(text):
+    """TEXT of claims.tsv as a regular expression: whitespace matches any
+    whitespace (line breaks too), {} the number (group 1), ... anything."""
+    def words(part):
+        return "".join(r"\s+" if t.isspace() else
+                       r"(\d+(?:\.\d+)?)" if t == "{}" else re.escape(t)
+                       for t in re.split(r"(\s+|\{\})", part) if t)
+    parts = [p.strip() for p in text.split("...")]
+    rx = words(parts[0])
+    for prev, part in zip(parts, parts[1:]):
+        # Stripped, so that the lazy gap takes the whitespace, not the
+        # parts (the first match after the previous part is the one).
+        rx += (r"\b" if re.search(r"\w$", prev) else "") + r".*?" + \
+            (r"\b" if re.match(r"\w", part) else "") + words(part)
+    return re.compile(rx, re.S)
+
+
+def result_value(results, key):
+    """The number KEY names, "BENCH CONFIG FIELD" (a space of CONFIG written
+    %20): FIELD of CONFIG in scripts/bench/results/BENCH.json, or
+    "ratio/OTHER" (CONFIG's median over OTHER's) or "minus/OTHER" (CONFIG's
+    median less OTHER's). (value, error)."""
+    parts = key.split()
+    if len(parts) != 3:
+        return None, f"{key!r}: give BENCH CONFIG FIELD"
+    bench, config, field = parts
+    config = config.replace("%20", " ")     # "without%20module"
+    r = results.get(bench)
+    if r is None:
+        return None, f"no {RESULTS}/{bench}.json"
+    configs = r.get("configs", {})
+    if config not in configs:
+        return None, f"{bench}.json has no configuration {config!r}"
+    c = configs[config]
+    op, _, other = field.partition("/")
+    if other:
+        if other not in configs or op not in ("ratio", "minus"):
+            return None, f"{key!r}: FIELD is one of {', '.join(FIELDS)}, ratio/CONFIG or minus/CONFIG"
+        o = configs[other]["median"]
+        return (c["median"] / o if op == "ratio" else c["median"] - o), None
+    if field not in FIELDS or c.get(field) is None:
+        return None, f"{key!r}: {bench}.json has no {field} of {config}"
+    return c[field], None
+
+
+def results_consistent(name, r):
+    """Problems of a committed results file: its summary must be that of
+    its own runs (stats.py --json), so that no number is edited by hand."""
+    bad = []
+    for k in ("benchmark", "configs", "meta"):
+        if k not in r:
+            bad.append(f"{name}: no {k!r}")
+    if bad:
+        return bad
+    if r["benchmark"] != name:
+        bad.append(f"{name}.json: benchmark {r['benchmark']!r}")
+    for k in ("date", "clock", "revision", "reproduce"):
+        if not r["meta"].get(k):
+            bad.append(f"{name}.json: no meta {k!r}")
+    ref = r["configs"].get(r.get("ref"), {}).get("runs") if r.get("ref") else None
+    for config, c in r["configs"].items():
+        runs = list(c.get("runs", {}).values())
+        if not runs:
+            bad.append(f"{name}.json: {config} has no runs")
+            continue
+        med = statistics.median(runs)
+        want = {"n": len(runs), "median": med, "min": min(runs), "max": max(runs)}
+        if ref:
+            want["ratio"] = med / statistics.median(ref.values())
+        for k, v in want.items():
+            if c.get(k) is None or abs(c[k] - v) > 1e-9 * max(1, abs(v)):
+                bad.append(f"{name}.json: {config} {k} {c.get(k)} is not that of its runs ({v})")
+    return bad
+
+
+def bench_numbers(tree):
+    """Rows: the benchmark numbers of each document (see the docstring)."""
+    rows, results, bad = [], {}, []
+    for p in sorted(glob.glob(os.path.join(tree.top, RESULTS, "*.json"))):
+        name = os.path.basename(p)[:-5]
+        try:
+            with open(p, encoding="utf-8") as f:
+                results[name] = json.load(f)
+        except ValueError as e:
+            bad.append(f"{RESULTS}/{name}.json: {e}")
+            continue
+        bad += results_consistent(name, results[name])
+    rows.append(("fail" if bad else "pass",
+                 f"docs benchmark numbers: {RESULTS}/*.json agree with their runs ({len(results)} files)",
+                 "; ".join(bad)))
+    claims, bad = {}, []
+    try:
+        table = tree.lines(CLAIMS)
+    except OSError:
+        table = []
+        bad.append(f"no {CLAIMS}")
+    for n, line in enumerate(table, 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        f = line.split("\t")
+        if len(f) != 3 or not all(x.strip() for x in f):
+            bad.append(f"{CLAIMS}:{n}: expected FILE<TAB>TEXT<TAB>RESULT or FILE<TAB>TEXT<TAB>- REASON")
+            continue
+        exempt = f[2].startswith("- ")
+        if not exempt and f[1].count("{}") != 1:
+            bad.append(f"{CLAIMS}:{n}: TEXT of a claim holds one {{}}")
+            continue
+        claims.setdefault(f[0], []).append((n, f[1], f[2], exempt))
+    docs = bench_docs(tree)
+    for rel in sorted(set(claims) - set(docs)):
+        bad.append(f"{CLAIMS}: {rel} is not a document the gate reads")
+    rows.append(("fail" if bad else "pass", f"docs benchmark numbers: {CLAIMS} is well-formed", "; ".join(bad)))
+    for rel in docs:
+        text = tree.read(rel)
+        covered, bad, checked = [], [], 0
+
+        def line_of(pos):
+            return text.count("\n", 0, pos) + 1
+        for n, t, key, exempt in claims.get(rel, []):
+            found = list(claim_rx(t).finditer(text))
+            if not found:
+                bad.append(f"{CLAIMS}:{n}: {rel} no longer says {t!r}")
+                continue
+            for m in found:
+                if exempt:
+                    covered.append(m.span())
+                    continue
+                covered.append(m.span(1))
+                checked += 1
+                value, err = result_value(results, key)
+                quoted = m.group(1)
+                decimals = len(quoted.partition(".")[2])
+                if err:
+                    bad.append(f"{rel}:{line_of(m.start(1))}: {quoted}: {err}")
+                elif f"{value:.{decimals}f}" != quoted:
+                    bad.append(f"{rel}:{line_of(m.start(1))}: quotes {quoted}, {key} is "
+                               f"{value:.{decimals}f} ({value:.4f}; {CLAIMS}:{n})")
+        for m in RESULT_RX.finditer(text):
+            if not any(a <= m.start() < b for a, b in covered):
+                bad.append(f"{rel}:{line_of(m.start())}: quotes {m.group(0)!r} with no result behind it "
+                           f"(no claim or exemption in {CLAIMS})")
+        rows.append(("fail" if bad else "pass",
+                     f"docs benchmark numbers: {rel}: every measured number is a committed result "
+                     f"({checked} quoted)", "; ".join(bad)))
     return rows
 
 
