@@ -153,4 +153,9 @@ dumps_check() {
 	done < <("$BST_TOP/selftests/bootreport/dumps-check" "${dumps[@]}")
 }
 timed "bootreport on this run's dumps" dumps_check "$@"
+# check-full: the mutation gate; every mutant of selftests/mutants/ must turn a boot red.
+if [ "$BST_TIER" = full ] && [ $# -eq 0 ]; then
+	timed "mutation gate" "$S/gates/mutants.sh" || [ $? -eq 3 ] ||
+		record fail "mutation gate" "mutants.sh stopped early"
+fi
 summary
