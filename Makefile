@@ -7,13 +7,15 @@
 SHELL := /bin/bash
 S := scripts
 
-.PHONY: help demo check check-full deps tree series build guest export b4-prep b4-send b4-export \
+.PHONY: help demo check check-full check-mutants deps tree series build guest export b4-prep b4-send b4-export \
 	bench-bootstamp bench-console bench-uhs bench-probes clean distclean
 
 help:
 	@echo "make demo      fetch, patch, build, boot QEMU virt, show the boot report"
 	@echo "make check     the tests CI runs; ends with 'N passed, N failed, N skipped'"
 	@echo "make check-full  those and the boots of selftests/plan-full (more kernels)"
+	@echo "make check-mutants  the mutation gate (in check-full): each mutant of selftests/mutants/"
+	@echo "               must turn a boot red; MUTANTS=\"a b\" runs those only"
 	@echo "make check BOOT=series-smp4   only the named boots of selftests/plan"
 	@echo "make check BOOT=\"...\" BOOT_VARIANT=slowuart-rt   those boots on another kernel"
 	@echo "make deps | tree | series | build | guest   the single steps"
@@ -52,6 +54,9 @@ check:
 
 check-full:
 	@$(S)/check.sh --full $(BOOT)
+
+check-mutants:
+	@$(S)/gates/mutants.sh $(MUTANTS)
 
 deps:
 	@$(S)/setup/deps.sh

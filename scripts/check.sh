@@ -163,4 +163,9 @@ dumps_check() {
 		python3 "$S/boots/ktap.py" "$log" "bootreport dumps" dumps-check
 }
 timed "bootreport on this run's dumps" dumps_check "$@"
+# check-full: the mutation gate; every mutant of selftests/mutants/ must turn a boot red.
+if [ "$BST_TIER" = full ] && [ $# -eq 0 ]; then
+	timed "mutation gate" "$S/gates/mutants.sh" || [ $? -eq 3 ] ||
+		record fail "mutation gate" "mutants.sh stopped early"
+fi
 summary

@@ -26,14 +26,17 @@ BST_BASE=refs/bootstamp/base
 # $BST_CACHE/series for the series. Kbuild passes source paths relative to
 # O=, so both compile with identical command lines and ccache shares every
 # object the series does not change.
-BST_SERIES_ROOT=$BST_CACHE/series
+# BST_SERIES_ROOT and BST_LAB_ROOT may be set to another root of the same
+# layout (scripts/gates/mutants.sh: its own trees, never the shared ones).
+BST_SERIES_ROOT=${BST_SERIES_ROOT:-$BST_CACHE/series}
 BST_SERIES_TREE=$BST_SERIES_ROOT/src/$(basename "$KSRC")
 # Two more worktrees of KSRC: the b4 prep branch (scripts/upstream/) and the
 # per-patch builds (scripts/gates/bisect-builds.sh, same mirrored layout).
 BST_B4_TREE=$BST_CACHE/b4/src/$(basename "$KSRC")
 BST_BISECT_ROOT=$BST_CACHE/bisect
 # Benchmark-only trees (scripts/bench/lab/trees), same layout again.
-lab_tree() { echo "$BST_CACHE/lab/$1/src/$(basename "$KSRC")"; }
+BST_LAB_ROOT=${BST_LAB_ROOT:-$BST_CACHE/lab}
+lab_tree() { echo "$BST_LAB_ROOT/$1/src/$(basename "$KSRC")"; }
 # init and selftest binaries (any variant), and the module per variant;
 # a second checkout working beside this one sets its own BST_GUEST.
 BST_GUEST=${BST_GUEST:-$BST_CACHE/build/guest}
