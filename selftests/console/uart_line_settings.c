@@ -12,10 +12,22 @@
  * are the driver's for it at the rate of the UART's clock, which
  * bst.uart_clk=NAME names (clk debugfs). That clock must also be prepared
  * and enabled: the console holds it.
+ *
+ * After boot those counts say nothing of the early window: the probe holds
+ * the clock by then whether or not the console did, and QEMU never gates a
+ * clock. A boot that traces the clk framework and the log from trace_init()
+ * on, before console_init() (trace_event=clk:clk_prepare,clk:clk_enable,
+ * clk:clk_unprepare,clk:clk_disable,printk:console) gets one more test: the
+ * clock was prepared and enabled, and still was, when the console's
+ * "console [ttyAMA0] enabled" record was logged. The clk events fire only
+ * when a count leaves or reaches 0, so the last of them before the record
+ * give the clock's state then; printk:console gives the record's place
+ * among them, without comparing two clocks.
  */
 #include <inttypes.h>
 #include <stdlib.h>
 #include <sys/mman.h>
+#include <sys/mount.h>
 
 #include "kselftest.h"
 #include "console.h"
@@ -61,8 +73,117 @@ static long long clk_value(const char *clk, const char *file)
 	return v;
 }
 
+#ifndef ULS_TRACE	/* a test of the parser on the host reads a file of its own */
+#define ULS_TRACE	"/sys/kernel/tracing/trace"
+#endif
+
+/* All of @path, NUL-terminated; NULL with errno set if it cannot be read. */
+static char *read_all(const char *path)
+{
+	size_t len = 0, size = 65536;
+	char *buf = malloc(size), *bigger;
+	int fd = open(path, O_RDONLY);
+	ssize_t n = 0;
+
+	if (fd < 0 || !buf)
+		goto fail;
+	while ((n = read(fd, buf + len, size - 1 - len)) > 0) {
+		len += n;
+		if (len == size - 1) {
+			bigger = realloc(buf, size *= 2);
+			if (!bigger)
+				goto fail;
+			buf = bigger;
+		}
+	}
+	if (n < 0)
+		goto fail;
+	close(fd);
+	buf[len] = '\0';
+	return buf;
+fail:
+	n = errno;
+	free(buf);
+	if (fd >= 0)
+		close(fd);
+	errno = n;
+	return NULL;
+}
+
+/* Is the trace line @line the clk event @event of @clk? */
+static bool clk_event(const char *line, const char *event, const char *clk)
+{
+	char want[128];
+	const char *p;
+	size_t n;
+
+	n = snprintf(want, sizeof(want), ": %s: %s", event, clk);
+	p = strstr(line, want);
+	return p && p[n] == '\0';
+}
+
+/*
+ * Was @clk prepared and enabled when the console's "enabled" record was
+ * logged, by the trace of the clk events and the log? The ring must hold
+ * every event written since boot (entries-in-buffer equal to
+ * entries-written, no "[LOST N EVENTS]" line): a ring that lost the clk
+ * events would read as a clock never turned on, or a record never logged.
+ */
+static bool clock_held_at_console(const char *clk)
+{
+	bool prepared = false, enabled = false, found = false, events = false;
+	unsigned long held = 0, written = 0;
+	char *text, *line, *save;
+	const char *h;
+
+	if (access(ULS_TRACE, R_OK))
+		mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL);
+	text = read_all(ULS_TRACE);
+	if (!text) {
+		ksft_print_msg("%s: %s\n", ULS_TRACE, strerror(errno));
+		return false;
+	}
+	h = strstr(text, "# entries-in-buffer/entries-written: ");
+	if (!h || sscanf(h, "# entries-in-buffer/entries-written: %lu/%lu",
+			 &held, &written) != 2 || held != written || strstr(text, " EVENTS]")) {
+		ksft_print_msg("%s: the ring lost events or has no header (%lu of %lu held)\n",
+			       ULS_TRACE, held, written);
+		free(text);
+		return false;
+	}
+	for (line = strtok_r(text, "\n", &save); line && !found;
+	     line = strtok_r(NULL, "\n", &save)) {
+		if (line[0] == '#')
+			continue;
+		if (clk_event(line, "clk_prepare", clk))
+			prepared = events = true;
+		else if (clk_event(line, "clk_unprepare", clk))
+			prepared = false, events = true;
+		else if (clk_event(line, "clk_enable", clk))
+			enabled = events = true;
+		else if (clk_event(line, "clk_disable", clk))
+			enabled = false, events = true;
+		else if (strstr(line, ": console: printk: console [ttyAMA") &&
+			 strstr(line, "] enabled"))
+			found = true;
+	}
+	free(text);
+	if (!found)
+		ksft_print_msg("%s: no \"console [ttyAMA...] enabled\" record (printk:console)\n",
+			       ULS_TRACE);
+	else
+		ksft_print_msg("at the console's registration clock %s was %sprepared, %senabled%s\n",
+			       clk, prepared ? "" : "not ", enabled ? "" : "not ",
+			       events ? "" : " (no event of it before the record)");
+	return found && prepared && enabled;
+}
+
 int main(void)
 {
+	const char *events = console_cmdline_param("trace_event");
+	bool traced = events && strstr(events, "clk:clk_prepare") &&
+		      strstr(events, "clk:clk_enable") && strstr(events, "clk:clk_unprepare") &&
+		      strstr(events, "clk:clk_disable") && strstr(events, "printk:console");
 	const char *expect = console_cmdline_param("bst.uart_expect");
 	unsigned long baud = expect ? strtoul(expect, NULL, 10) : 0;
 	const char *clk = console_cmdline_param("bst.uart_clk");
@@ -73,7 +194,7 @@ int main(void)
 	int fd;
 
 	ksft_print_header();
-	ksft_set_plan(5);
+	ksft_set_plan(traced ? 6 : 5);
 	if (!baud)
 		ksft_exit_fail_msg("no bst.uart_expect=BAUD on the command line\n");
 	if (!clk)
@@ -112,5 +233,9 @@ int main(void)
 			 "UART enabled to send (CR %#x)\n", cr);
 	ksft_test_result(prepared > 0, "clock %s prepared (count %lld)\n", clk, prepared);
 	ksft_test_result(enabled > 0, "clock %s enabled (count %lld)\n", clk, enabled);
+	if (traced)
+		ksft_test_result(clock_held_at_console(clk),
+				 "clock %s prepared and enabled when the console registered (trace)\n",
+				 clk);
 	ksft_finished();
 }
