@@ -520,6 +520,27 @@ class PanicBoot(HostCheckCase):
         console[i:i + 1] = [last[:20], '** replaying previous printk message **', last]
         self.assert_all_ok(self.boot(console, after, records))
 
+    def test_replayed_on_the_same_line(self):
+        # The interrupted copy and the notice share a line, as when the
+        # takeover comes mid-line.
+        records, console, after = self.sample()
+        last = console_line(records[-1])
+        i = console.index(last)
+        console[i:i + 1] = [last[:20] + '** replaying previous printk message **', last]
+        self.assert_all_ok(self.boot(console, after, records))
+
+    def test_notice_repeated_is_not_a_replay(self):
+        # A printer that restarts a record from its beginning on every
+        # piece (the con-piece-replayed mutant): the start of the record,
+        # then the notice cut and repeated, all on one line. This was
+        # taken out as a replay and passed.
+        records, console, after = self.sample()
+        first = console_line(records[0])
+        i = console.index(first)
+        console[i:i] = [first[:15] + '** replaying pre' * 40 +
+                        '** replaying previous printk message **']
+        self.assert_fails(self.boot(console, after, records), 'no line on the console that is not a record')
+
 
 class BurstInStep(unittest.TestCase):
     """host-check and panic_flushes_console.c must agree on the burst."""
