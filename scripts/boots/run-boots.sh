@@ -130,7 +130,8 @@ host_checks() {
 		[ -z "$2" ] || echo "$1" | tr ',' '\n' | sed -n 's|/.*||p'
 		[ -z "$3" ] || echo "$3"
 	} | sort -u | while read -r d; do
-		[ -x "$BST_TOP/selftests/$d/host-check" ] && printf '%s/host-check,' "$d"
+		# Not -x: a host-check that lost its mode is run, and fails.
+		[ -e "$BST_TOP/selftests/$d/host-check" ] && printf '%s/host-check,' "$d"
 	done
 	return 0
 }
