@@ -31,6 +31,8 @@
 
 #include "kselftest.h"
 #include "console.h"
+#include "../lib/bst_file.h"
+#include "../lib/bst_trace.h"
 
 #define UART011_IBRD		0x24
 #define UART011_FBRD		0x28
@@ -77,39 +79,6 @@ static long long clk_value(const char *clk, const char *file)
 #define ULS_TRACE	"/sys/kernel/tracing/trace"
 #endif
 
-/* All of @path, NUL-terminated; NULL with errno set if it cannot be read. */
-static char *read_all(const char *path)
-{
-	size_t len = 0, size = 65536;
-	char *buf = malloc(size), *bigger;
-	int fd = open(path, O_RDONLY);
-	ssize_t n = 0;
-
-	if (fd < 0 || !buf)
-		goto fail;
-	while ((n = read(fd, buf + len, size - 1 - len)) > 0) {
-		len += n;
-		if (len == size - 1) {
-			bigger = realloc(buf, size *= 2);
-			if (!bigger)
-				goto fail;
-			buf = bigger;
-		}
-	}
-	if (n < 0)
-		goto fail;
-	close(fd);
-	buf[len] = '\0';
-	return buf;
-fail:
-	n = errno;
-	free(buf);
-	if (fd >= 0)
-		close(fd);
-	errno = n;
-	return NULL;
-}
-
 /* Is the trace line @line the clk event @event of @clk? */
 static bool clk_event(const char *line, const char *event, const char *clk)
 {
@@ -132,22 +101,15 @@ static bool clk_event(const char *line, const char *event, const char *clk)
 static bool clock_held_at_console(const char *clk)
 {
 	bool prepared = false, enabled = false, found = false, events = false;
-	unsigned long held = 0, written = 0;
 	char *text, *line, *save;
-	const char *h;
 
-	if (access(ULS_TRACE, R_OK))
-		mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL);
-	text = read_all(ULS_TRACE);
+	bst_tracefs();
+	text = bst_read_all(ULS_TRACE, NULL);
 	if (!text) {
 		ksft_print_msg("%s: %s\n", ULS_TRACE, strerror(errno));
 		return false;
 	}
-	h = strstr(text, "# entries-in-buffer/entries-written: ");
-	if (!h || sscanf(h, "# entries-in-buffer/entries-written: %lu/%lu",
-			 &held, &written) != 2 || held != written || strstr(text, " EVENTS]")) {
-		ksft_print_msg("%s: the ring lost events or has no header (%lu of %lu held)\n",
-			       ULS_TRACE, held, written);
+	if (!bst_trace_whole(text, ULS_TRACE)) {
 		free(text);
 		return false;
 	}

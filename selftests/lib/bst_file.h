@@ -8,6 +8,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -27,6 +28,45 @@ static inline int bst_write_file(const char *path, const char *s)
 		err = -EIO;
 	close(fd);
 	return err;
+}
+
+/*
+ * All of @path (a sysfs, debugfs or tracefs file, whose size stat() does
+ * not give): a malloc'd, NUL-terminated copy, its length in *@lenp if
+ * @lenp is not NULL; NULL with errno set if it cannot be read.
+ */
+static inline char *bst_read_all(const char *path, size_t *lenp)
+{
+	size_t len = 0, size = 16384;
+	char *buf = malloc(size), *bigger;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = 0;
+
+	if (fd < 0 || !buf)
+		goto fail;
+	while ((n = read(fd, buf + len, size - 1 - len)) > 0) {
+		len += n;
+		if (len == size - 1) {
+			bigger = realloc(buf, size *= 2);
+			if (!bigger)
+				goto fail;
+			buf = bigger;
+		}
+	}
+	if (n < 0)
+		goto fail;
+	close(fd);
+	buf[len] = '\0';
+	if (lenp)
+		*lenp = len;
+	return buf;
+fail:
+	n = errno;
+	free(buf);
+	if (fd >= 0)
+		close(fd);
+	errno = n;
+	return NULL;
 }
 
 #endif /* BST_FILE_H */

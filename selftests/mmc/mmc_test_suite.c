@@ -162,7 +162,7 @@ int main(void)
 		ksft_exit_fail_msg("cannot move %s to mmc_test: %s\n", card.dev, strerror(-err));
 
 	snprintf(path, sizeof(path), SD_DEBUGFS "/%s/%s/testlist", card.host, card.dev);
-	list = sd_read_all(path, &len);
+	list = bst_read_all(path, &len);
 	if (!list)
 		ksft_exit_fail_msg("%s: %s\n", path, strerror(errno));
 	/* "0:\tRun all tests" first, then "N:\tname" for each test. */
@@ -191,7 +191,7 @@ int main(void)
 		}
 		snprintf(num, sizeof(num), "%d", i);
 		err = bst_write_file(test, num);
-		results = err ? NULL : sd_read_all(test, &len);
+		results = err ? NULL : bst_read_all(test, &len);
 		snprintf(key, sizeof(key), "Test %d: ", i);
 		r = results ? strstr(results, key) : NULL;
 		if (r)

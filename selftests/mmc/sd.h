@@ -26,6 +26,7 @@
 #include "../console/console.h"
 #include "../lib/bst_file.h"
 #include "../lib/bst_time.h"
+#include "../lib/bst_trace.h"
 
 #define SD_DEBUGFS	"/sys/kernel/debug"
 #define SD_HOSTS	"/sys/class/mmc_host"
@@ -93,43 +94,6 @@ static inline int sd_read_file(const char *path, char *buf, size_t size)
 		return err;
 	buf[len] = '\0';
 	return len;
-}
-
-/*
- * Read a whole file of any size (KUnit's results grow with the suite);
- * returns a malloc'd, NUL-terminated copy or NULL with errno set.
- */
-static inline char *sd_read_all(const char *path, size_t *lenp)
-{
-	size_t len = 0, size = 16384;
-	char *buf = malloc(size), *bigger;
-	int fd = open(path, O_RDONLY);
-	ssize_t n;
-
-	if (fd < 0 || !buf)
-		goto fail;
-	while ((n = read(fd, buf + len, size - 1 - len)) > 0) {
-		len += n;
-		if (len == size - 1) {
-			bigger = realloc(buf, size *= 2);
-			if (!bigger)
-				goto fail;
-			buf = bigger;
-		}
-	}
-	if (n < 0)
-		goto fail;
-	close(fd);
-	buf[len] = '\0';
-	*lenp = len;
-	return buf;
-fail:
-	n = errno;
-	if (fd >= 0)
-		close(fd);
-	free(buf);
-	errno = n;
-	return NULL;
 }
 
 /* The card: its host ("mmc0"), its device ("mmc0:0001"). */
@@ -324,13 +288,6 @@ static inline bool sd_uhs_read(const struct sd_card *c, struct sd_uhs *u)
 #define SD_TRACE	"/sys/kernel/tracing/trace"
 #endif
 
-/* /init mounts no tracefs: mount it where the trace file is wanted. */
-static inline void sd_tracefs(void)
-{
-	if (access(SD_TRACE, F_OK))
-		mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL);
-}
-
 struct sd_cmds {
 	int cmd11;		/* CMD11 voltage switches sent */
 	int s18r, no_s18r;	/* ACMD41 with and without the 1.8 V request */
@@ -339,43 +296,8 @@ struct sd_cmds {
 };
 
 /*
- * Did the ring keep every event since it was last cleared? The trace file's
- * header says how many events it holds and how many were written (the
- * difference: overwritten when the ring was full), and a reader that
- * skipped over lost events prints a "CPU:N [LOST ... EVENTS]" line. A count
- * of commands from a ring that lost events could miss some: a lost CMD11
- * would read as "no CMD11 sent", the answer most boots expect.
- */
-static inline bool sd_trace_whole(const char *text)
-{
-	const char *h = strstr(text, "# entries-in-buffer/entries-written: ");
-	const char *lost;
-	unsigned long held, written;
-
-	if (!h || sscanf(h, "# entries-in-buffer/entries-written: %lu/%lu",
-			 &held, &written) != 2) {
-		ksft_print_msg("%s: no entries-in-buffer/entries-written header\n", SD_TRACE);
-		return false;
-	}
-	if (held != written) {
-		ksft_print_msg("%s: the ring lost %lu of %lu events (full): commands uncounted\n",
-			       SD_TRACE, written - held, written);
-		return false;
-	}
-	for (lost = strstr(text, "[LOST "); lost; lost = strstr(lost + 1, "[LOST ")) {
-		size_t n = strcspn(lost, "\n");
-
-		if (n >= 8 && !strncmp(lost + n - 8, " EVENTS]", 8)) {
-			ksft_print_msg("%s: %.*s\n", SD_TRACE, (int)n, lost);
-			return false;
-		}
-	}
-	return true;
-}
-
-/*
  * Count the commands of @c's host in the trace; false when the trace cannot
- * be read or lost events (sd_trace_whole()), so that nothing is counted from
+ * be read or lost events (bst_trace_whole()), so that nothing is counted from
  * a part of it.
  */
 static inline bool sd_trace_cmds(const struct sd_card *c, struct sd_cmds *t)
@@ -385,13 +307,13 @@ static inline bool sd_trace_cmds(const struct sd_card *c, struct sd_cmds *t)
 	char who[300];
 
 	memset(t, 0, sizeof(*t));
-	sd_tracefs();
-	text = sd_read_all(SD_TRACE, &size);
+	bst_tracefs();
+	text = bst_read_all(SD_TRACE, &size);
 	if (!text) {
 		ksft_print_msg("%s: %s\n", SD_TRACE, strerror(errno));
 		return false;
 	}
-	if (!sd_trace_whole(text)) {
+	if (!bst_trace_whole(text, SD_TRACE)) {
 		free(text);
 		return false;
 	}
@@ -426,7 +348,7 @@ static inline int sd_trace_clear(void)
 {
 	int fd;
 
-	sd_tracefs();
+	bst_tracefs();
 	fd = open(SD_TRACE, O_WRONLY | O_TRUNC);
 
 	if (fd < 0)
