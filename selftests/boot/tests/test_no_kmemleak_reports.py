@@ -9,11 +9,14 @@ import os
 import re
 import shutil
 import subprocess
+import sys
 import tempfile
 import unittest
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'lib'))
+from guestprog import KSRC, build  # noqa: E402
+
 SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', 'no_kmemleak_reports.c')
-KSRC = os.environ.get('KSRC', '')
 
 
 def report(*frames, ascii='................'):
@@ -39,11 +42,8 @@ class NoKmemleakReports(unittest.TestCase):
         cls.tmp = tempfile.mkdtemp(prefix='bst-kmemleak-')
         cls.file = os.path.join(cls.tmp, 'kmemleak')
         cls.prog = os.path.join(cls.tmp, 'no_kmemleak_reports')
-        subprocess.run(['gcc', '-O2', '-Wall', '-Wextra', '-Werror',
-                        '-I' + os.path.join(KSRC, 'tools/testing/selftests'),
-                        '-DKMEMLEAK="%s"' % cls.file,
-                        '-DKMEMLEAK_SCAN="%s"' % os.path.join(cls.tmp, 'scan'),
-                        '-DMIN_AGE=-1.0', '-o', cls.prog, SRC], check=True)
+        build(SRC, cls.prog, 'KMEMLEAK="%s"' % cls.file,
+              'KMEMLEAK_SCAN="%s"' % os.path.join(cls.tmp, 'scan'), 'MIN_AGE=-1.0')
 
     @classmethod
     def tearDownClass(cls):

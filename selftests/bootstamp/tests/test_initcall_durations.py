@@ -2,15 +2,19 @@
 """initcalls_match_initcall_debug's check_durations(), built for the host
 with a main() that reads the pairs of durations to compare: a recorder that
 reports 0 or a fraction of an initcall fails, a good one passes. Needs KSRC
-(guestprog.py). Run: python3 -m unittest discover -s selftests/bootstamp/tests
+(selftests/lib/guestprog.py). Run: python3 -m unittest discover -s selftests/bootstamp/tests
 """
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 import unittest
 
-from guestprog import KSRC, SRC, build, results
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'lib'))
+from guestprog import KSRC, build, results  # noqa: E402
+
+SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')
 
 DRIVER = r'''
 #define main guest_main

@@ -2,16 +2,20 @@
 """The guest's trace_clock_matches_log, built for the host with
 -DBST_ROOT=<a scratch directory> (bootstamp_test.h) and run on a made-up
 boot_stamps and trace there: each recorder bug it is to catch fails a case,
-a good boot passes. Needs KSRC (guestprog.py).
+a good boot passes. Needs KSRC (selftests/lib/guestprog.py).
 Run: python3 -m unittest discover -s selftests/bootstamp/tests
 """
 import os
 import shutil
 import subprocess
+import sys
 import tempfile
 import unittest
 
-from guestprog import KSRC, SRC, build, results
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', 'lib'))
+from guestprog import KSRC, build, results  # noqa: E402
+
+SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')
 
 CMDLINE = ('console=ttyAMA0 panic=-1 bst.run=bootstamp/trace_clock_matches_log '
            'bst.insmod=bootstamp.ko trace_clock=arm64-counter '

@@ -1,19 +1,20 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Build a guest test program of selftests/bootstamp for the host, for the
-unit tests beside this file, and read its KTAP. Needs KSRC (a kernel tree)
-for kselftest.h, as the guest build does."""
+"""Build a guest test program of selftests/ for the host, for the unit
+tests of selftests/*/tests, and read its KTAP. Needs KSRC (a kernel tree)
+for kselftest.h, as the guest build (scripts/build/build-guest.sh) does.
+A test directory imports it with selftests/lib on sys.path."""
 import os
 import re
 import subprocess
 
-SRC = os.path.join(os.path.dirname(os.path.abspath(__file__)), '..')
 KSRC = os.environ.get('KSRC', '')
 
 
 def build(src, out, *defines):
-    """gcc with the guest build's warnings; -D for each of @defines."""
+    """gcc with the guest build's warnings; -D for each of @defines. A
+    program's own headers are found beside @src."""
     cmd = ['gcc', '-O2', '-Wall', '-Wextra', '-Werror',
-           '-I' + os.path.join(KSRC, 'tools/testing/selftests'), '-I' + SRC,
+           '-I' + os.path.join(KSRC, 'tools/testing/selftests'),
            *['-D' + d for d in defines], '-o', out, src, '-lpthread']
     subprocess.run(cmd, check=True)
 
