@@ -31,7 +31,6 @@
 
 #include "kselftest.h"
 #include "console.h"
-#include "../lib/bst_file.h"
 #include "../lib/bst_trace.h"
 
 #define UART011_IBRD		0x24
@@ -103,16 +102,9 @@ static bool clock_held_at_console(const char *clk)
 	bool prepared = false, enabled = false, found = false, events = false;
 	char *text, *line, *save;
 
-	bst_tracefs();
-	text = bst_read_all(ULS_TRACE, NULL);
-	if (!text) {
-		ksft_print_msg("%s: %s\n", ULS_TRACE, strerror(errno));
+	text = bst_read_trace(ULS_TRACE);
+	if (!text)
 		return false;
-	}
-	if (!bst_trace_whole(text, ULS_TRACE)) {
-		free(text);
-		return false;
-	}
 	for (line = strtok_r(text, "\n", &save); line && !found;
 	     line = strtok_r(NULL, "\n", &save)) {
 		if (line[0] == '#')

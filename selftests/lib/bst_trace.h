@@ -1,9 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Shared by the test directories that read the trace ring of a boot
- * (trace_event= on the command line): mount tracefs, and tell whether the
- * ring still holds every event written since boot. Include kselftest.h
- * first.
+ * (trace_event= on the command line): mount tracefs, read the trace whole,
+ * and tell whether the ring still holds every event written since boot.
+ * Include kselftest.h first.
  */
 #ifndef BST_TRACE_H
 #define BST_TRACE_H
@@ -14,12 +14,15 @@
 #include <sys/mount.h>
 #include <unistd.h>
 
-#define BST_TRACE	"/sys/kernel/tracing/trace"
+#include "bst_file.h"
 
-/* /init mounts no tracefs: mount it where the trace file is wanted. */
-static inline void bst_tracefs(void)
+/*
+ * /init mounts no tracefs: mount it when @path (a file of it) is not there.
+ * A unit test on the host names a file of its own and mounts nothing.
+ */
+static inline void bst_tracefs(const char *path)
 {
-	if (access(BST_TRACE, F_OK))
+	if (access(path, F_OK))
 		mount("nodev", "/sys/kernel/tracing", "tracefs", 0, NULL);
 }
 
@@ -57,6 +60,28 @@ static inline bool bst_trace_whole(const char *text, const char *path)
 		}
 	}
 	return true;
+}
+
+/*
+ * The trace file @path, read whole and only if its ring kept every event
+ * (bst_trace_whole()): a malloc'd, NUL-terminated copy, or NULL with the
+ * reason printed.
+ */
+static inline char *bst_read_trace(const char *path)
+{
+	char *text;
+
+	bst_tracefs(path);
+	text = bst_read_all(path, NULL);
+	if (!text) {
+		ksft_print_msg("%s: %s\n", path, strerror(errno));
+		return NULL;
+	}
+	if (!bst_trace_whole(text, path)) {
+		free(text);
+		return NULL;
+	}
+	return text;
 }
 
 #endif /* BST_TRACE_H */

@@ -297,26 +297,19 @@ struct sd_cmds {
 
 /*
  * Count the commands of @c's host in the trace; false when the trace cannot
- * be read or lost events (bst_trace_whole()), so that nothing is counted from
+ * be read or lost events (bst_read_trace()), so that nothing is counted from
  * a part of it.
  */
 static inline bool sd_trace_cmds(const struct sd_card *c, struct sd_cmds *t)
 {
-	size_t len = 0, size;
+	size_t len = 0;
 	char *text, *line, *save;
 	char who[300];
 
 	memset(t, 0, sizeof(*t));
-	bst_tracefs();
-	text = bst_read_all(SD_TRACE, &size);
-	if (!text) {
-		ksft_print_msg("%s: %s\n", SD_TRACE, strerror(errno));
+	text = bst_read_trace(SD_TRACE);
+	if (!text)
 		return false;
-	}
-	if (!bst_trace_whole(text, SD_TRACE)) {
-		free(text);
-		return false;
-	}
 	snprintf(who, sizeof(who), " %s: start ", c->host);
 	for (line = strtok_r(text, "\n", &save); line;
 	     line = strtok_r(NULL, "\n", &save)) {
@@ -348,7 +341,7 @@ static inline int sd_trace_clear(void)
 {
 	int fd;
 
-	bst_tracefs();
+	bst_tracefs(SD_TRACE);
 	fd = open(SD_TRACE, O_WRONLY | O_TRUNC);
 
 	if (fd < 0)
