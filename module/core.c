@@ -12,7 +12,9 @@
  * probe call from load on (probes.c).
  *
  * Times are counter values converted exactly to nanoseconds. "since_cnt0"
- * counts from counter zero, so it includes firmware and boot loader time.
+ * counts from counter zero, so it includes whatever ran after the board
+ * started its counter and before the kernel (before_entry says what is
+ * known of it).
  * Every other time counts from the time base named in each file: kernel
  * entry in full mode, counter zero in live-only mode (or if the kernel has
  * no entry stamp).
@@ -221,15 +223,19 @@ const char *bs_entry_counter_name(bool physical)
 /**
  * bs_before_entry() - what ran between counter zero and kernel entry
  *
- * On an EFI boot the EFI stub (and with EFI_ZBOOT the decompressor) runs
- * before the kernel's own entry point: it is not firmware time.
+ * On an EFI boot the firmware ran before the kernel, and the EFI stub (and
+ * with EFI_ZBOOT the decompressor) runs before the kernel's own entry
+ * point: it is not firmware time. Otherwise nothing tells what ran before
+ * the counter started: a board may start it after its firmware began (on
+ * a Raspberry Pi 5 it is not known whether the VideoCore stage is
+ * counted), so the stretch is only counter zero to entry.
  *
- * Return: a comma-separated list without spaces.
+ * Return: a comma-separated list without spaces, or "unverified".
  */
 const char *bs_before_entry(void)
 {
 	return efi_enabled(EFI_BOOT) ? "firmware,bootloader,efi_stub" :
-				       "firmware,bootloader";
+				       "unverified";
 }
 
 /**
