@@ -16,6 +16,20 @@ DEFAULT_END = "userspace-ready"     # the mark that ends userspace by default
 KINDS = ("milestone", "phase", "initcall", "probe")
 # The points that bound the phases, from counter zero on.
 PHASE_NAMES = ("firmware", "kernel", "userspace")
+# Counter zero to kernel entry is firmware time only where the dump says
+# firmware ran there (the module's before_entry: an EFI boot). Elsewhere
+# nothing tells when the board started its counter: a Raspberry Pi 5's
+# VideoCore stage may run before the Arm side's counter starts, so that
+# stretch is named for what it measures.
+UNVERIFIED_FIRST = "cnt0-to-entry"
+
+
+def phase_names(dump):
+    """PHASE_NAMES for @dump, its first name as its before_entry allows."""
+    before = dump.summary.meta.get("before_entry", "-")
+    if "firmware" in before.split(","):
+        return PHASE_NAMES
+    return (UNVERIFIED_FIRST,) + PHASE_NAMES[1:]
 
 
 class SplitError(Exception):
@@ -37,7 +51,8 @@ class Split:
     parts: [(label, ns)] between consecutive known points among counter
     zero, kernel_entry, init_exec and the userspace end; a point that is
     missing merges its neighbours ("firmware+kernel"). total: counter zero
-    to the last known point.
+    to the last known point. The first part is "firmware" only where the
+    dump says firmware ran before entry, else UNVERIFIED_FIRST.
     """
 
     def __init__(self, dump, userspace_end=None, strict=True):
@@ -58,11 +73,13 @@ class Split:
         self.points = pts
         self.base = dump.base_offset_ns()
         self.parts = []
+        self.names = phase_names(dump)
+        self.before_entry = dump.summary.meta.get("before_entry", "-")
         last = 0
         for i in range(1, 4):
             if pts[i] is None:
                 continue
-            self.parts.append(("+".join(PHASE_NAMES[last:i]),
+            self.parts.append(("+".join(self.names[last:i]),
                                pts[i] - pts[last], pts[last]))
             last = i
         self.total = pts[last]
@@ -82,8 +99,14 @@ class Split:
         out = []
         if self.live_only:
             out.append("live-only dump: no kernel_entry or %s stamp, so "
-                       "firmware and kernel cannot be told apart" %
-                       INIT_MILESTONE)
+                       "what ran before the kernel and the kernel cannot "
+                       "be told apart" % INIT_MILESTONE)
+        elif self.names[0] == UNVERIFIED_FIRST:
+            out.append("%s: counter zero to kernel entry, not verified as "
+                       "firmware time; before_entry=%s: the board may start "
+                       "its counter after its firmware began, unknown for "
+                       "the Raspberry Pi 5" % (UNVERIFIED_FIRST,
+                                               self.before_entry))
         if self.end is None:
             out.append("userspace: no mark %r; stamp the end of boot with "
                        "`echo %s > /sys/kernel/debug/bootstamp/mark` or "
@@ -222,7 +245,8 @@ class Compare:
 
     def headline(self):
         out = []
-        order = ["firmware", "kernel", "userspace", "firmware+kernel"]
+        order = ["firmware", UNVERIFIED_FIRST, "kernel", "userspace",
+                 "firmware+kernel", UNVERIFIED_FIRST + "+kernel"]
         for r in sorted(self.of("phase"), key=lambda r: (
                 order.index(r["key"][0]) if r["key"][0] in order else 9)):
             if r["diff"] is None:

@@ -256,6 +256,29 @@ class Split(unittest.TestCase):
         self.assertEqual(sp.line(), "Startup finished in 0.312s (firmware) "
                          "+ 0.075s (kernel) + 1.501s (userspace) = 1.888s")
 
+    def test_first_part_named_for_what_it_measures(self):
+        # The sample is an EFI boot: firmware ran before entry. Without
+        # that (a Pi 5 started by its firmware, or a dump of an older
+        # module without the key) it is counter zero to entry, and the
+        # report says it is not verified as firmware time (review A1).
+        for before in ("firmware,bootloader", "unverified", None):
+            edit = (lambda t, b=before: t.replace(
+                "# before_entry: firmware,bootloader,efi_stub",
+                "# before_entry: %s" % b if b else ""))
+            with tempfile.TemporaryDirectory() as root:
+                sp = analysis.Split(parse.Dump(make_dump(root, "b",
+                                                         summary_edit=edit)))
+            first = sp.parts[0][0]
+            notes = " ".join(sp.notes())
+            if before == "firmware,bootloader":
+                self.assertEqual(first, "firmware")
+                self.assertNotIn("not verified", notes)
+            else:
+                self.assertEqual(first, "cnt0-to-entry", before)
+                self.assertIn("cnt0-to-entry: counter zero to kernel entry, "
+                              "not verified as firmware time", notes)
+                self.assertIn("(cnt0-to-entry)", sp.line())
+
     def test_report_starts_with_split(self):
         status, out, _ = run([FULL])
         self.assertEqual(status, 0)
@@ -273,11 +296,12 @@ class Split(unittest.TestCase):
     def test_live_only_has_no_firmware_kernel_split(self):
         sp = analysis.Split(parse.Dump(LIVE))
         self.assertEqual(sp.parts, [])
-        self.assertIn("firmware and kernel cannot be told apart",
+        self.assertIn("what ran before the kernel and the kernel cannot be "
+                      "told apart",
                       " ".join(sp.notes()))
         sp = analysis.Split(parse.Dump(LIVE), "init-started")
         self.assertEqual([(lab, ns) for lab, ns, _ in sp.parts],
-                         [("firmware+kernel+userspace", 1362401744)])
+                         [("cnt0-to-entry+kernel+userspace", 1362401744)])
 
     def test_no_mark_says_how(self):
         with tempfile.TemporaryDirectory() as root:
