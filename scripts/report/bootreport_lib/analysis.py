@@ -130,6 +130,23 @@ class Split:
         return "total to " + ("kernel_entry", INIT_MILESTONE)[self.last - 1]
 
 
+def wall_ns(rows):
+    """Time with at least one of @rows running: the union of their
+    [start_ns, start_ns + duration_ns) intervals. A parent's probe holds its
+    children's, and async probes run side by side, so adding durations up
+    counts the same time more than once."""
+    total, end = 0, None
+    for s, e in sorted((r["start_ns"], r["start_ns"] + r["duration_ns"])
+                       for r in rows):
+        if end is None or s >= end:
+            total += e - s
+            end = e
+        elif e > end:
+            total += e - end
+            end = e
+    return total
+
+
 def milestone_column(dumps):
     """Compare milestones since kernel entry when every dump counts from it,
     else since counter zero."""

@@ -137,10 +137,17 @@ def render_probes(probes, top, width):
     """The longest probes, deferred attempts per device, async marked."""
     out = []
     slow = sorted(probes, key=lambda r: -r["duration_ns"])[:top]
-    total = sum(r["duration_ns"] for r in probes)
+    placed = [r for r in probes if r["start_ns"] is not None]
+    unplaced = len(probes) - len(placed)
     srcs = sorted({r.get("source", "probes") for r in probes})
-    out.append("Top %d of %d probes by duration (%s ms in all; from %s)" % (
-        len(slow), len(probes), ms(total, 0), " and ".join(srcs)))
+    out.append("Top %d of %d probes by duration (%s ms with a probe "
+               "running%s; %s ms added up over nested and parallel probes; "
+               "from %s)" % (
+                   len(slow), len(probes), ms(analysis.wall_ns(placed), 0),
+                   ", not counting %d without a start" % unplaced
+                   if unplaced else "",
+                   ms(sum(r["duration_ns"] for r in probes), 0),
+                   " and ".join(srcs)))
     dev_w = max(len(r["device"]) for r in slow)
     scale = slow[0]["duration_ns"] or 1
     for r in slow:

@@ -417,6 +417,33 @@ class Stats(unittest.TestCase):
 
 
 class Probes(unittest.TestCase):
+    def test_total_is_wall_time(self):
+        # A parent's probe holds its child's (mmc0:0001 inside
+        # fe340000.mmc's 8.2 ms) and an async probe runs beside another
+        # (the pl011 from 34.9 to 39.3 ms, a second device from 36 to
+        # 40 ms): the header's total is the time with any probe running,
+        # not the sum of durations, which counts both twice (review C6).
+        with tempfile.TemporaryDirectory() as root:
+            d = os.path.join(root, "p")
+            shutil.copytree(PROBES, d)
+            path = os.path.join(d, "probes")
+            with open(path, encoding="utf-8") as f:
+                t = f.read()
+            t = t.replace("mmc0:0001 mmcblk mmc 68300000 2500000",
+                          "mmc0:0001 mmcblk mmc 61000000 2500000")
+            t += "a0d0000.i2c i2c-designware platform 36000000 4000000 0 yes 1 90\n"
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(t)
+            dump = parse.Dump(d)
+            sources.attach_probes(dump)
+            out = text.render(dump, top=3)
+        # union: 34.9-41.25 (pl011, i2c, virtio, first mmc try: 6.35)
+        # + 52.0-52.3 (0.3) + 60.0-68.2 (8.2, mmcblk inside) = 14.85 ms
+        # sum: 4.4 + 1.5 + 0.25 + 0.3 + 8.2 + 2.5 + 4.0 = 21.15 ms
+        self.assertIn("Top 3 of 7 probes by duration (14.850 ms with a probe "
+                      "running; 21.150 ms added up over nested and parallel "
+                      "probes", out)
+
     def test_probes_file(self):
         d = parse.Dump(PROBES)
         self.assertEqual(len(d.probes.rows), 7)
@@ -424,7 +451,8 @@ class Probes(unittest.TestCase):
         out = text.render(d, top=3)
         self.assertIn("still probing when the file was read: fe3b0000.pcie",
                       out)
-        self.assertIn("Top 3 of 6 probes by duration (17.150 ms in all", out)
+        self.assertIn("Top 3 of 6 probes by duration (17.150 ms with a probe "
+                      "running; 17.150 ms added up", out)
         self.assertIn("fe340000.mmc   [sdhci-iproc, async]", out)
         self.assertIn("deferred probe attempts (-EPROBE_DEFER): "
                       "fe340000.mmc 2", out)
