@@ -69,9 +69,10 @@
  *
  * trace.json (0400)
  *	Chrome trace-event JSON for Perfetto or chrome://tracing: "X" events
- *	for initcalls, bring-up phases and finished probe calls ("probe
- *	<device> (<driver>)") on one thread per CPU, global "i" events for
- *	milestones and marks, ts/dur in microseconds.
+ *	for bring-up phases on one thread per CPU (pid 1), for initcalls and
+ *	finished probe calls ("probe <device> (<driver>)") on one thread per
+ *	task (pid 2), global "i" events for milestones and marks, ts/dur in
+ *	microseconds.
  *
  * probes (0400)
  *	"# device driver bus start_ns duration_ns ret async cpu pid" with

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * bootstamp: trace.json, Chrome trace-event format (Perfetto,
- * chrome://tracing). One process, one thread per CPU:
+ * chrome://tracing). Two processes: pid 1 with one thread per CPU, pid 2
+ * with one thread per task (tid = the task's pid):
  *   "M" metadata   process_name, thread_name "CPU n"
  *   "i" instant    milestones, module_load and marks (global scope)
- *   "X" complete   initcalls (cat "initcall"), bring-up phases (cat "cpu"),
- *                  driver probe calls that returned (cat "probe", name
- *                  "probe DEVICE (DRIVER)", on the CPU the probe started on)
+ *   "X" complete   bring-up phases (cat "cpu") on the CPU's thread of pid 1;
+ *                  initcalls (cat "initcall") and driver probe calls that
+ *                  returned (cat "probe", name "probe DEVICE (DRIVER)") on
+ *                  their task's thread of pid 2
  * ts and dur are microseconds with nanosecond fraction, counted from the
  * time base named in otherData. All strings written here are identifiers,
  * names validated by mark.c or names probes.c copied with '"' and '\\'
@@ -15,8 +17,13 @@
 #include "internal.h"
 
 #define BS_JSON_PID	1
-/* Probes sleep and migrate: one track per task, in a process of their own. */
-#define BS_JSON_PROBE_PID	2
+/*
+ * Initcalls and probes sleep and migrate, and module inits run side by
+ * side: on a CPU's track they would overlap without nesting, which trace
+ * viewers drop. One track per task, in a process of their own; a probe
+ * called from an initcall nests in it on the same track.
+ */
+#define BS_JSON_TASK_PID	2
 
 static void bs_json_us(struct seq_file *m, u64 ns)
 {
@@ -30,8 +37,8 @@ static void bs_json_head(struct seq_file *m, unsigned int idx)
 {
 	seq_printf(m, "{\"traceEvents\":[\n{\"ph\":\"M\",\"pid\":%d,\"name\":\"process_name\",\"args\":{\"name\":\"kernel boot (bootstamp)\"}}",
 		   BS_JSON_PID);
-	seq_printf(m, ",\n{\"ph\":\"M\",\"pid\":%d,\"name\":\"process_name\",\"args\":{\"name\":\"driver probes, by task (bootstamp)\"}}",
-		   BS_JSON_PROBE_PID);
+	seq_printf(m, ",\n{\"ph\":\"M\",\"pid\":%d,\"name\":\"process_name\",\"args\":{\"name\":\"initcalls and driver probes, by task (bootstamp)\"}}",
+		   BS_JSON_TASK_PID);
 }
 
 static unsigned int bs_json_nr_threads(void)
@@ -84,15 +91,15 @@ static void bs_json_mark(struct seq_file *m, unsigned int idx)
 
 static void bs_json_initcall(struct seq_file *m, const struct bs_initcall *ic)
 {
-	seq_printf(m, ",\n{\"ph\":\"X\",\"pid\":%d,\"tid\":%u,\"name\":\"",
-		   BS_JSON_PID, ic->cpu);
+	seq_printf(m, ",\n{\"ph\":\"X\",\"pid\":%d,\"tid\":%d,\"name\":\"",
+		   BS_JSON_TASK_PID, ic->pid);
 	bs_seq_sym(m, ic);
 	seq_puts(m, "\",\"cat\":\"initcall\",\"ts\":");
 	bs_json_us(m, bs_rel_ns(ic->start));
 	seq_puts(m, ",\"dur\":");
 	bs_json_us(m, ic->end > ic->start ? bs_cyc_to_ns(ic->end - ic->start) : 0);
-	seq_printf(m, ",\"args\":{\"level\":\"%s\",\"module\":\"%s\",\"ret\":%d,\"pid\":%d}}",
-		   bs_level_name(ic->level), ic->mod, ic->ret, ic->pid);
+	seq_printf(m, ",\"args\":{\"level\":\"%s\",\"module\":\"%s\",\"ret\":%d,\"pid\":%d,\"cpu\":%u}}",
+		   bs_level_name(ic->level), ic->mod, ic->ret, ic->pid, ic->cpu);
 }
 
 static void bs_json_log_initcall(struct seq_file *m, unsigned int idx)
@@ -157,7 +164,7 @@ static void bs_json_probe(struct seq_file *m, unsigned int idx)
 	if (!bs_live_probe(idx, &p) || !p.end || p.end < p.start)
 		return;
 	seq_printf(m, ",\n{\"ph\":\"X\",\"pid\":%d,\"tid\":%d,\"name\":\"probe %s (%s)\",\"cat\":\"probe\",\"ts\":",
-		   BS_JSON_PROBE_PID, p.pid, p.dev, p.drv);
+		   BS_JSON_TASK_PID, p.pid, p.dev, p.drv);
 	bs_json_us(m, bs_rel_ns(p.start));
 	seq_puts(m, ",\"dur\":");
 	bs_json_us(m, bs_cyc_to_ns(p.end - p.start));

@@ -44,13 +44,18 @@ build_module() {
 	fi
 	# From scratch (2 s): __has_include(<linux/bootstamp.h>) leaves kbuild no
 	# dependency to notice when the series adds or removes the header.
-	rm -rf "$moddir" && mkdir -p "$moddir" || return
+	rm -rf "$moddir" "$moddir.log" && mkdir -p "$moddir" || return
 	# Zero warnings: W=1 and sparse (C=1) findings fail the build.
-	local rc=0
-	make -s -C "$bdir" M="$BST_TOP/module" MO="$moddir" \
-		CC="ccache ${CROSS_COMPILE}gcc" LOCALVERSION= W=1 KCFLAGS=-Werror \
-		C=1 CHECK="$BST_SPARSE" CF=-Wsparse-error "${modpost[@]}" modules \
-		>"$moddir.log" 2>&1 || rc=$?
+	# The test-only modules of selftests/bootstamp/modules (loaded by the
+	# boots' tests, never by a user) go below it, with the same checks.
+	local rc=0 src
+	for src in module selftests/bootstamp/modules; do
+		mkdir -p "$moddir/${src#module}" &&
+		make -s -C "$bdir" M="$BST_TOP/$src" MO="$moddir/${src#module}" \
+			CC="ccache ${CROSS_COMPILE}gcc" LOCALVERSION= W=1 KCFLAGS=-Werror \
+			C=1 CHECK="$BST_SPARSE" CF=-Wsparse-error "${modpost[@]}" modules \
+			>>"$moddir.log" 2>&1 || rc=$?
+	done
 	if [ ${#modpost[@]} -eq 0 ]; then
 		cat "$moddir.log"
 	else

@@ -1,0 +1,24 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Test-only modules for bootstamp's parallel_module_inits: an init that
+ * sleeps, so that modules loaded side by side overlap in time, as udev's
+ * parallel loads do on a board. Built three times under three names
+ * (bst_sleep_a.c, _b.c, _c.c each include this), since a module cannot be
+ * loaded twice under one name.
+ */
+#include <linux/delay.h>
+#include <linux/module.h>
+
+static unsigned int sleep_ms = 40;
+module_param(sleep_ms, uint, 0444);
+MODULE_PARM_DESC(sleep_ms, "how long the init sleeps (ms)");
+
+static int __init bst_sleep_init(void)
+{
+	msleep(sleep_ms);
+	return 0;
+}
+module_init(bst_sleep_init);
+
+MODULE_DESCRIPTION("bootstamp test: a module whose init sleeps");
+MODULE_LICENSE("GPL");
