@@ -67,7 +67,10 @@ static const char *bs_probes_why = "no-kretprobes";
 /*
  * Names go into whitespace-separated columns and JSON strings: anything
  * but printable ASCII other than '"' and '\\' becomes '?', and a missing
- * or empty name "-". Longer names are cut to the buffer.
+ * or empty name "-". The kernel's isgraph() also accepts Latin-1 bytes,
+ * which are not valid UTF-8 alone in JSON, and a UTF-8 name cut to the
+ * buffer may end mid-character: hence isascii() too. Longer names are cut
+ * to the buffer.
  */
 static void bs_copy_name(char *dst, const char *src, size_t len)
 {
@@ -77,7 +80,7 @@ static void bs_copy_name(char *dst, const char *src, size_t len)
 		src = "-";
 	strscpy(dst, src, len);
 	for (c = dst; *c; c++)
-		if (!isgraph(*c) || *c == '"' || *c == '\\')
+		if (!isascii(*c) || !isgraph(*c) || *c == '"' || *c == '\\')
 			*c = '?';
 }
 
