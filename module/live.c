@@ -207,7 +207,9 @@ static void bs_cpu_session_end(unsigned int cpu)
 /*
  * Live sessions fill the same points as the boot log, from the nearest
  * hotplug step:
- *   requested     first bring-up step on the control CPU
+ *   requested     CPUHP_BRINGUP_CPU starts on the control CPU, where the
+ *                 kernel stamps it too: after the prepare states, so that
+ *                 requested..entry means the same in both kinds of row
  *   entry,        the kernel's stamps of the CPU's latest bring-up
  *   start_kernel, (CONFIG_BOOTSTAMP), copied when the bring-up finishes;
  *   online        without them, online is the first step of the new
@@ -215,8 +217,9 @@ static void bs_cpu_session_end(unsigned int cpu)
  *   active        CPUHP_AP_ACTIVE (sched_cpu_activate) returned
  *   finished      CPUHP_BRINGUP_CPU returned on the control CPU
  * A session ends when the bring-up finishes or fails, when a teardown step
- * runs, or when a new request with another target state starts (a
- * bring-up stopped below CPUHP_BRINGUP_CPU through hotplug/target).
+ * runs, or when a new request with another target state starts. A
+ * bring-up stopped below CPUHP_BRINGUP_CPU through hotplug/target never
+ * asked the CPU to start and has no session.
  */
 static void bs_probe_cpuhp_enter(void *data, unsigned int cpu, int target,
 				 int idx, int (*fun)(unsigned int))
@@ -245,8 +248,12 @@ static void bs_probe_cpuhp_enter(void *data, unsigned int cpu, int target,
 		return;		/* a step of a bring-up that found no slot */
 
 	if (!s) {
-		/* Also called for new states on online CPUs: not a bring-up. */
-		if (cpu_online(cpu))
+		/*
+		 * Also called for new states on online CPUs: not a bring-up.
+		 * The prepare states before CPUHP_BRINGUP_CPU are not part of
+		 * the session, as in the kernel's boot stamps.
+		 */
+		if (cpu_online(cpu) || idx != CPUHP_BRINGUP_CPU)
 			return;
 		i = bs_slot_claim(&bs_cpu_next, BS_MAX_LIVE_CPU,
 				  &bs_cpu_dropped);
