@@ -81,7 +81,7 @@ static char task_state(int pid)
 
 /*
  * The console is idle when its printer thread waits for records (S, where
- * it sleeps for the FIFO in I) at five looks 20 ms apart: the time of the
+ * it sleeps for the FIFO in I) at ten looks 2 ms apart: the time of the
  * first of them, or 0 after 60 s.
  */
 static double wait_printer_idle(int pid)
@@ -89,14 +89,14 @@ static double wait_printer_idle(int pid)
 	double deadline = bst_now() + 60, since = 0;
 	int idle = 0;
 
-	while (idle < 5 && bst_now() < deadline) {
+	while (idle < 10 && bst_now() < deadline) {
 		if (task_state(pid) != 'S')
 			idle = 0;
 		else if (!idle++)
 			since = bst_now();
-		usleep(20000);
+		usleep(2000);
 	}
-	return idle >= 5 ? since : 0;
+	return idle >= 10 ? since : 0;
 }
 
 /* Lines of @trace written by a task called @comm, by any if @comm is "". */
