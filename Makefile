@@ -8,7 +8,7 @@ SHELL := /bin/bash
 S := scripts
 
 .PHONY: help demo check check-full check-mutants deps tree series build guest export b4-prep b4-send b4-export \
-	bench-bootstamp bench-console bench-uhs bench-probes clean distclean
+	bench-bootstamp bench-console bench-console-burst bench-uhs bench-probes clean distclean
 
 help:
 	@echo "make demo      fetch, patch, build, boot QEMU virt, show the boot report"
@@ -27,6 +27,8 @@ help:
 	@echo "make bench-console     boot time with a slow serial console: unpatched, series,"
 	@echo "               loglevel=1, the one-line console_initcall change this work"
 	@echo "               started from, earlycon, ... (slow-UART model)"
+	@echo "make bench-console-burst   console throughput after boot on QEMU's own PL011:"
+	@echo "               a 64 KB burst to /dev/kmsg, time to drain, unpatched vs series"
 	@echo "make bench-uhs         SD host probe to card ready with each failing"
 	@echo "               UHS-I step, and what each bring-up costs"
 	@echo "make bench-probes      a driver probe with and without the module's kretprobe"
@@ -99,6 +101,12 @@ bench-console: series
 	@for v in $$($(S)/bench/console-boot.sh --variants); do $(S)/build/build-kernel.sh $$v || exit; done
 	@$(S)/build/build-guest.sh series
 	@$(S)/bench/console-boot.sh
+
+bench-console-burst: series
+	@$(S)/build/build-kernel.sh slowuart-base
+	@$(S)/build/build-kernel.sh slowuart-series
+	@$(S)/build/build-guest.sh slowuart-series
+	@CLOCK=$(or $(CLOCK),icount) $(S)/bench/console-burst.sh
 
 bench-uhs: build
 	@$(S)/build/build-kernel.sh uhscard
