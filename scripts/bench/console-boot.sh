@@ -52,7 +52,7 @@
 # ONLY: the configurations to boot, by letter or name (c is always kept: the
 # ratios are against it); for a quick look, not for the results file.
 # WORK: millions of iterations a CPU for (c), 0 for none (then (b)-(d) are
-# not measured): 400 with the host clock, 0 with icount, whose vCPUs take
+# not measured): 100 with the host clock, 0 with icount, whose vCPUs take
 # turns on one host thread, so work "on every CPU" would not run in
 # parallel.
 #
@@ -77,7 +77,7 @@ CPUS=${CPUS:-4}
 WARMUP=${WARMUP:-1}
 BAUD=${BAUD:-115200}
 CLOCK=${CLOCK:-host}
-case $CLOCK in icount) WORK=${WORK:-0} ;; *) WORK=${WORK:-400} ;; esac
+case $CLOCK in icount) WORK=${WORK:-0} ;; *) WORK=${WORK:-100} ;; esac
 for n in RUNS CPUS WARMUP BAUD WORK; do
 	[[ ${!n} =~ ^[0-9]+$ ]] || die "$n=${!n} is not a number"
 done
