@@ -32,9 +32,11 @@ device_lock() alone (host time under QEMU's host clock, vCPU preemption
 included); irqoff_chars: the most characters written in one such hold,
 whose line time is what that hold lasts on hardware. lost: records the console should have printed (level
 below the console loglevel the command line sets, logged before /init's
-record) that never reached the line: those the console reported dropped
-("** N printk messages dropped **") plus those of the saved log missing
-from console.log. line_use_pct: the share of the time from the first
+record) that never reached the line whole: those of the saved log missing
+from console.log or cut by a "printk messages dropped" notice, plus,
+when the ring was overwritten before the log was saved, those before the
+first saved record that no line of console.log stamps (ignore_loglevel
+boots only: the overwritten records' levels are gone). line_use_pct: the share of the time from the first
 character to idle_ms that the line was sending; drain_cps: characters a
 second over the same time. "-" for what a boot did not measure.
 """
@@ -101,29 +103,59 @@ def bench_values(results_log):
     return v
 
 
+STAMP = re.compile(r'^\[ *(\d+)\.(\d{6})\] ')
+DROPPED = re.compile(r'\*\* \d+ printk m')
+
+
+def reached(stamp, first_line, console_text, console_lines):
+    """Did the record with this time stamp and first line reach the line
+    whole? A record that tty output cut between two of its pieces still
+    shows its stamp; one whose rest was overwritten in the ring before the
+    console sent it ends in a "printk messages dropped" notice."""
+    if stamp + first_line in console_lines:
+        return True
+    i = console_text.find(stamp)
+    if i < 0:
+        return False
+    end = console_text.find('\n', i)
+    return not DROPPED.search(console_text[i:end if end >= 0 else len(console_text)])
+
+
 def lost_records(recs, console_text, level):
-    """Records below LEVEL logged before /init's idle record that never
-    reached the line; None without that record in the saved log."""
+    """Records below LEVEL (None: all) logged before /init's idle record
+    that never reached the line whole; None without that record in the
+    saved log, or when records were overwritten before the log was saved
+    and a loglevel hides some (their levels are gone with them)."""
     mark = next((seq for _, seq, _, text in recs if unescape(text) == IDLE_MARK), None)
     if mark is None:
         return None
-    dropped = 0
-    for line in console_text.split('\n'):
-        m = re.search(r'\*\* (\d+) printk messages dropped \*\*', line)
-        if m:
-            dropped += int(m.group(1))
     console_lines = set(line.rstrip('\r') for line in console_text.split('\n'))
-    missing = 0
+    lost = 0
     for lvl, seq, usec, text in recs:
         if seq >= mark or (level is not None and lvl >= level):
             continue
         stamp = '[%5d.%06d] ' % (usec // 10**6, usec % 10**6)
-        # A record cut by tty output between two of its pieces still
-        # shows its time stamp.
-        if stamp + unescape(text).split('\n')[0] not in console_lines and \
-                stamp not in console_text:
-            missing += 1
-    return dropped + missing
+        if not reached(stamp, unescape(text).split('\n')[0], console_text, console_lines):
+            lost += 1
+    first_seq, first_usec = (recs[0][1], recs[0][2]) if recs else (0, 0)
+    if first_seq:
+        # Overwritten before the log was saved: those that reached the
+        # line whole are the record lines stamped before the first saved
+        # record (a line with the stamp of the line before it is the
+        # next line of the same record).
+        if level is not None:
+            return None
+        sent, prev = 0, None
+        for line in console_text.split('\n'):
+            m = STAMP.match(line)
+            if not m or DROPPED.search(line):
+                continue
+            usec = int(m.group(1)) * 10**6 + int(m.group(2))
+            if usec < first_usec and usec != prev:
+                sent += 1
+            prev = usec
+        lost += max(0, first_seq - sent)
+    return lost
 
 
 def metrics(d):
