@@ -35,8 +35,8 @@ below the console loglevel the command line sets, logged before /init's
 record) that never reached the line whole: those of the saved log missing
 from console.log or cut by a "printk messages dropped" notice, plus,
 when the ring was overwritten before the log was saved, those before the
-first saved record that no line of console.log stamps (ignore_loglevel
-boots only: the overwritten records' levels are gone). line_use_pct: the share of the time from the first
+first saved record that no line of console.log stamps (a lower bound;
+ignore_loglevel boots only: the overwritten records' levels are gone). line_use_pct: the share of the time from the first
 character to idle_ms that the line was sending; drain_cps: characters a
 second over the same time. "-" for what a boot did not measure.
 """
@@ -141,19 +141,17 @@ def lost_records(recs, console_text, level):
     if first_seq:
         # Overwritten before the log was saved: those that reached the
         # line whole are the record lines stamped before the first saved
-        # record (a line with the stamp of the line before it is the
-        # next line of the same record).
+        # record. Two records can share a stamp, so every line counts; a
+        # multi-line record's later lines then count too, which makes
+        # this a lower bound.
         if level is not None:
             return None
-        sent, prev = 0, None
+        sent = 0
         for line in console_text.split('\n'):
             m = STAMP.match(line)
-            if not m or DROPPED.search(line):
-                continue
-            usec = int(m.group(1)) * 10**6 + int(m.group(2))
-            if usec < first_usec and usec != prev:
+            if m and not DROPPED.search(line) and \
+                    int(m.group(1)) * 10**6 + int(m.group(2)) < first_usec:
                 sent += 1
-            prev = usec
         lost += max(0, first_seq - sent)
     return lost
 

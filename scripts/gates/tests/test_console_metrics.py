@@ -104,6 +104,16 @@ class ConsoleMetricsTest(unittest.TestCase):
                                   "[    0.004000] a two-l** 3 printk messages dropped **\r\n")
         self.assertEqual(self.metrics(console=console)["lost"], "2")
 
+    def test_overwritten_records_with_one_stamp_count_each(self):
+        # Two records logged in the same microsecond print two lines with
+        # one stamp: both reached the line.
+        kmsg = ["6,2,1500,-;third"] + KMSG[3:]
+        console = CONSOLE.replace("[    0.001500] console [ttyAMA0] enabled\r\n",
+                                  "[    0.001000] first\r\n[    0.001000] second\r\n")
+        console = console.replace("[    0.000000] Booting Linux on physical CPU 0x0\r\n", "")
+        console = console.replace("[    0.002000] initcall", "[    0.001500] third\r\n[    0.002000] initcall")
+        self.assertEqual(self.metrics(kmsg=kmsg, console=console)["lost"], "1")
+
     def test_records_overwritten_before_the_log_was_saved(self):
         # The saved log starts at seq 3: of seqs 0-2 the console stamped
         # two record lines before the first saved record (one of them
