@@ -11,7 +11,8 @@ of FIELDS (--header prints their names):
 
 console_bytes, dmesg_bytes: what the PL011 sent, and what the log takes as
 console text ("[ seconds] text" lines). console_ok: 1 when the kernel log
-says a ttyAMA console was enabled (also when console=tty1 makes the VT the
+(or, if the ring overwrote that record, the console) says a ttyAMA console
+was enabled (also when console=tty1 makes the VT the
 preferred console, as Raspberry Pi OS boots). run_init_ms: the printk time
 of "Run /init as init process". fw_console_us, populate_us: the
 initcall_debug durations of pl011_fw_console_init and
@@ -180,6 +181,9 @@ def metrics(d):
             durations[m.group(1)] = m.group(2)
             last_initcall = usec
     out['dmesg_bytes'] = dmesg_bytes
+    # The record may have been overwritten before the log was saved (a
+    # flood larger than the ring); the console's own copy of it counts.
+    ok = ok or bool(re.search(r'\] (printk: )?console \[ttyAMA\d+\] enabled', raw.decode('latin-1')))
     out['console_ok'] = int(ok)
     out['fw_console_us'] = durations.get('pl011_fw_console_init', '-')
     out['populate_us'] = durations.get('of_platform_default_populate_init', '-')

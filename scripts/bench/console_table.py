@@ -136,8 +136,10 @@ NOTES = [
     'with interrupts off a record at a time): n-unpatched-rpi\'s (e) misses '
     'those, so its ratio says nothing. (e) includes the 69-character record '
     '/init logs after (c). (f) records below the console loglevel logged '
-    'before that record that never reached the line ("printk messages '
-    'dropped" plus those of the saved log missing on the line). "Console '
+    'before that record that never reached the line whole (missing, or cut '
+    'by a "printk messages dropped" notice; records overwritten before the '
+    'log was saved are counted against the lines the console stamped, a '
+    'lower bound). "Console '
     'bytes" include what the kernel prints after the log was saved. "Line '
     'in use": the share of the time from the first character to (d) that '
     'the modelled UART was sending; characters/s over the same time.']

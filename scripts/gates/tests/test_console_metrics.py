@@ -114,6 +114,12 @@ class ConsoleMetricsTest(unittest.TestCase):
         console = console.replace("[    0.002000] initcall", "[    0.001500] third\r\n[    0.002000] initcall")
         self.assertEqual(self.metrics(kmsg=kmsg, console=console)["lost"], "1")
 
+    def test_console_enabled_seen_on_the_line_when_overwritten_in_the_ring(self):
+        kmsg = [r for r in KMSG if "enabled" not in r]
+        self.assertEqual(self.metrics(kmsg=kmsg)["console_ok"], "1")
+        console = CONSOLE.replace("console [ttyAMA0] enabled", "console [tty1] enabled")
+        self.assertEqual(self.metrics(kmsg=kmsg, console=console)["console_ok"], "0")
+
     def test_records_overwritten_before_the_log_was_saved(self):
         # The saved log starts at seq 3: of seqs 0-2 the console stamped
         # two record lines before the first saved record (one of them
