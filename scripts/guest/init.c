@@ -7,6 +7,8 @@
  *   bst.run=T1[,T2]		run test programs /bst/tests/T1 ... in order
  *   bst.timeout=SECONDS	per-program limit (default 240)
  *   bst.dump=DIR		copy every regular file of DIR to the host
+ *   bst.work=N			make bench-console: what a user waits for after
+ *				/init (bench_work()), N million iterations a CPU
  *
  * Everything it and the programs print goes to the results channel, the
  * virtio console /dev/hvc0, so that the PL011 console carries only what the
@@ -230,6 +232,105 @@ static void run_tests(char *list, int timeout)
 		run_test(name, timeout);
 }
 
+/*
+ * make bench-console's end-to-end part (bst.work=N, before the tests): what a
+ * user waits for after /init on a board with a slow serial console.
+ *
+ * It opens the serial port, as a getty on it would (/dev/console is the
+ * VT when console=tty1 comes last), and writes a first line ending in the
+ * byte 0x1f; the test-only slow-UART model (scripts/bench/lab/slow-uart.patch)
+ * notes when that byte left the line. Then every CPU does N million
+ * iterations of arithmetic, a fixed amount of work, while the first
+ * process also writes ten 64-character lines to the port, as a login's
+ * output would: "# bst-bench milestone" is when all of it is done. Last it
+ * logs a record ending in 0x1d; the model notes when the console sent it,
+ * which is when everything logged before it had reached the line (the
+ * console idle). /init waits for that (60 s at most) and passes on the
+ * model's numbers (bst_uart_stats).
+ */
+#define BENCH_TTY	"/dev/ttyAMA0"
+#define BENCH_STATS	"/sys/module/amba_pl011/parameters/bst_uart_stats"
+#define BENCH_SLICES	10
+
+static unsigned long long work_sum;
+
+static void bench_spin(unsigned long long iters)
+{
+	unsigned long long x = 1;
+
+	while (iters--) {
+		x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+		asm volatile("" : "+r" (x));
+	}
+	work_sum += x;
+}
+
+static int bench_stats(char *buf, size_t len)
+{
+	int fd = open(BENCH_STATS, O_RDONLY);
+	ssize_t n = fd >= 0 ? read(fd, buf, len - 1) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	buf[strcspn(buf, "\n")] = '\0';
+	return n > 0 ? 0 : -1;
+}
+
+static void bench_work(unsigned long long millions)
+{
+	unsigned long long iters = millions * 1000000ULL, done;
+	static const char first[] = "\r\nbst-init: the first line of userspace on the UART\x1f\r\n";
+	static const char idle[] = "<0>bst-init: work done, console idle once this is sent\x1d\n";
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	char line[80], stats[1024];
+	double t0;
+	int tty, kfd, i;
+
+	tty = open(BENCH_TTY, O_WRONLY | O_NOCTTY);
+	if (tty < 0) {
+		printf("# bst-error: bench: open %s: %s\n", BENCH_TTY, strerror(errno));
+		return;
+	}
+	printf("# bst-bench first-line counter=%llu\n", counter());
+	if (write(tty, first, sizeof(first) - 1) < 0)
+		printf("# bst-error: bench: write %s: %s\n", BENCH_TTY, strerror(errno));
+	for (i = 1; i < cpus; i++) {
+		if (fork() == 0) {
+			bench_spin(iters);
+			_exit(0);
+		}
+	}
+	for (i = 0; i < BENCH_SLICES; i++) {
+		bench_spin(iters / BENCH_SLICES);
+		snprintf(line, sizeof(line), "bst-init: work %2d of %d %-36s\r\n",
+			 i + 1, BENCH_SLICES, "as a login writes its lines");
+		if (write(tty, line, strlen(line)) < 0)
+			break;
+	}
+	while (wait(NULL) > 0)
+		;
+	done = counter();
+	printf("# bst-bench milestone counter=%llu cpus=%ld work=%llu\n", done, cpus, millions);
+	/*
+	 * write(), not dprintf(): glibc's dprintf() asks lseek(SEEK_CUR)
+	 * first, which /dev/kmsg refuses with EINVAL, so nothing is logged.
+	 */
+	kfd = open("/dev/kmsg", O_WRONLY);
+	if (kfd < 0 || write(kfd, idle, sizeof(idle) - 1) < 0)
+		printf("# bst-error: bench: /dev/kmsg: %s\n", strerror(errno));
+	if (kfd >= 0)
+		close(kfd);
+	for (t0 = now(); now() - t0 < 60; usleep(5000))
+		if (bench_stats(stats, sizeof(stats)) || !strstr(stats, " mark1d=0"))
+			break;
+	if (bench_stats(stats, sizeof(stats)))
+		printf("# bst-error: bench: no %s\n", BENCH_STATS);
+	else
+		printf("# bst-bench uart %s\n", stats);
+	close(tty);
+}
+
 /* Copy each regular file of dir to the host, between marker lines. */
 static void dump_dir(const char *dir)
 {
@@ -286,6 +387,8 @@ int main(void)
 
 	if (param("bst.timeout", buf, sizeof(buf)))
 		timeout = atoi(buf) > 0 ? atoi(buf) : timeout;
+	if (param("bst.work", buf, sizeof(buf)))
+		bench_work(strtoull(buf, NULL, 0));
 	if (param("bst.insmod", buf, sizeof(buf)))
 		load_modules(buf);
 	if (param("bst.run", buf, sizeof(buf)))
