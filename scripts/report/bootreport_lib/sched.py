@@ -278,6 +278,8 @@ class Split:
         self.sites = {}
         self.switches = 0
         self.migrations = 0
+        # (state, start, end, site): the runnable and blocked stretches.
+        self.segments = []
 
     @property
     def wall_ns(self):
@@ -327,12 +329,37 @@ def _close(sp, state, since, t, where):
     d = max(t - since, 0)
     if state == "on":
         sp.on_ns += d
-    elif state == "runnable":
+        return
+    if state == "runnable":
         sp.runnable_ns += d
     else:
         sp.blocked_ns += d
         ns, n = sp.sites.get(where, (0, 0))
         sp.sites[where] = (ns + d, n + 1)
+    if d:
+        sp.segments.append((state, since, since + d, where))
+
+
+def json_events(splits, pid=2):
+    """Chrome trace events for the runnable and blocked stretches of each
+    (name, Split): X slices on the task's track (pid 2, tid = the task, as
+    the module's trace.json puts initcalls and probes), which nest inside
+    the row's own slice. A stretch that an enclosing row repeats (a probe
+    inside an initcall of the same task) is given once."""
+    out, seen = [], set()
+    for name, sp in splits:
+        for state, start, end, where in sp.segments:
+            label = "blocked: %s" % where if state == "blocked" \
+                else "runnable"
+            key = (sp.pid, start, end, label)
+            if key in seen:
+                continue
+            seen.add(key)
+            out.append({"ph": "X", "pid": pid, "tid": sp.pid, "name": label,
+                        "cat": "sched", "ts": start / 1000.0,
+                        "dur": (end - start) / 1000.0,
+                        "args": {"in": name, "state": state}})
+    return out
 
 
 def probe_tries(rows):

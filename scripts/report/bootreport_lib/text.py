@@ -225,6 +225,19 @@ def attribution_items(dump):
     return out
 
 
+def splits(dump, trace):
+    """[(name, Split)] of the rows the trace covers, and how many it does
+    not."""
+    out, uncovered = [], 0
+    for name, pid, start, end in attribution_items(dump):
+        sp = sched.attribute(trace, pid, start, end)
+        if sp is None:
+            uncovered += 1
+        else:
+            out.append((name, sp))
+    return out, uncovered
+
+
 def render_attribution(dump, trace, top):
     """Per slow initcall and probe: on-CPU, runnable, blocked and where it
     blocked, from the dump's sched.trace; deferred probes' tries."""
@@ -234,13 +247,7 @@ def render_attribution(dump, trace, top):
                ", %d events lost: only from %s ms on" % (
                    trace.lost(), ms(trace.covered_from, 0))
                if trace.lost() else "")]
-    split, uncovered = [], 0
-    for name, pid, start, end in attribution_items(dump):
-        sp = sched.attribute(trace, pid, start, end)
-        if sp is None:
-            uncovered += 1
-        else:
-            split.append((name, sp))
+    split, uncovered = splits(dump, trace)
     split.sort(key=lambda x: -x[1].wall_ns)
     for name, sp in split[:top]:
         out.append("  " + attribution_line(name, sp))

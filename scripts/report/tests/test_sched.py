@@ -10,6 +10,7 @@ trace_clock added; tick(ms) is the counter value ms after kernel entry.
 Run: python3 -m unittest discover -s scripts/report/tests
 """
 
+import json
 import os
 import shutil
 import sys
@@ -301,6 +302,27 @@ class Report(Dumps):
         self.assertIn("deferred probe foo.0 [foo]: 2 tries, deferred 1 "
                       "time: try 1 1.0 ms (-EPROBE_DEFER, pid 1); try 2 "
                       "100.0 ms (ok, pid 100)", out)
+
+    def test_json_nested_stretches(self):
+        """--json adds each runnable and blocked stretch as a slice on the
+        task's track, inside its row; a stretch that the enclosing initcall
+        of the same task repeats is given once."""
+        lines = self.bracket([
+            switch(0, 12, PID, "D", 0), stack(0, 12.01, MSLEEP),
+            wakeup(0, 62, PID), switch(0, 62.5, 0, "R", PID, "swapper/0"),
+        ])
+        d = self.dump(lines, probes="foo.0 foo platform 10000000 "
+                                    "100000000 0 no 0 100\n")
+        with open(os.path.join(d, "initcalls"), "a") as f:
+            f.write("late foo_init foo 5000000 200000000 0 0 100\n")
+        status, out, err = run([d, "--json", "-"])
+        self.assertEqual(status, 0, err)
+        ev = [e for e in json.loads(out)["traceEvents"]
+              if e.get("cat") == "sched"]
+        self.assertEqual([(e["name"], e["tid"], e["ts"], e["dur"])
+                          for e in ev], [
+            ("blocked: msleep in foo_sleep", PID, 12000.0, 50000.0),
+            ("runnable", PID, 62000.0, 500.0)])
 
     def test_no_trace_no_section(self):
         status, out, _ = run([PROBES])
