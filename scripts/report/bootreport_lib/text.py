@@ -204,7 +204,8 @@ def attribution_line(name, sp):
 
 def attribution_items(dump):
     """(name, pid, start_ns, end_ns) of every initcall and probe row with a
-    task and an end: the intervals the sched trace can split."""
+    task and an end, and of every CPU brought up at boot: the intervals the
+    sched trace can split."""
     out = []
     for r in dump.initcalls.rows if dump.initcalls else []:
         if r["pid"] and r["start_ns"] is not None and r["duration_ns"]:
@@ -212,6 +213,14 @@ def attribution_items(dump):
                 "%s [%s]" % (r["symbol"], r["module"])
             out.append(("initcall " + name, r["pid"], r["start_ns"],
                         r["start_ns"] + r["duration_ns"]))
+    # A CPU brought up at boot: smp_init() in kernel_init (pid 1) asks for
+    # it and waits until it is up, from requested to finished. The rows of
+    # later bring-ups (hotplug) name no task.
+    for r in dump.cpus.rows if dump.cpus else []:
+        if r["source"] == "boot" and r["requested_ns"] is not None and \
+                r["finished_ns"] is not None:
+            out.append(("cpu %d bring-up" % r["cpu"], 1, r["requested_ns"],
+                        r["finished_ns"]))
     tries = sched.probe_tries(analysis.probe_rows(dump))
     for (dev, drv), rows in tries.items():
         for i, r in enumerate(rows, 1):
@@ -241,7 +250,8 @@ def splits(dump, trace):
 def render_attribution(dump, trace, top):
     """Per slow initcall and probe: on-CPU, runnable, blocked and where it
     blocked, from the dump's sched.trace; deferred probes' tries."""
-    out = ["Where the time went (sched.trace on the %s clock: %d "
+    out = ["Where the time went (initcalls, probes, CPU bring-up; "
+           "sched.trace on the %s clock: %d "
            "switches and wakeups%s)" % (
                trace.clock, len(trace.events),
                ", %d events lost: only from %s ms on" % (
@@ -254,8 +264,8 @@ def render_attribution(dump, trace, top):
     if not split:
         out.append("  no initcall or probe inside the trace")
     if uncovered:
-        out.append("  (%d initcall/probe rows outside the trace or without "
-                   "a task: not split)" % uncovered)
+        out.append("  (%d rows outside the trace or without a task: not "
+                   "split)" % uncovered)
     for (dev, drv), rows in sched.probe_tries(
             analysis.probe_rows(dump)).items():
         if len(rows) < 2 and rows[0]["ret"] != EPROBE_DEFER:

@@ -324,6 +324,32 @@ class Report(Dumps):
             ("blocked: msleep in foo_sleep", PID, 12000.0, 50000.0),
             ("runnable", PID, 62000.0, 500.0)])
 
+    def test_cpu_bring_up(self):
+        """A CPU brought up at boot is split on pid 1 (smp_init() in
+        kernel_init), from requested to finished."""
+        lines = self.bracket([
+            switch(0, 21, 1, "D", 0, "swapper/0"),
+            stack(0, 21.01, SCHED + ["schedule_timeout", "__wait_for_common",
+                                     "wait_for_completion", "bringup_cpu",
+                                     "cpuhp_invoke_callback"], 1),
+            wakeup(1, 27, 1), switch(0, 27.5, 0, "R", 1, "swapper/0"),
+        ])
+        d = self.dump(lines)
+        with open(os.path.join(d, "cpus")) as f:
+            text = f.read()
+        with open(os.path.join(d, "cpus"), "w") as f:
+            f.write(text.splitlines()[0] + "\n" + text.splitlines()[1] + "\n"
+                    "1 boot 20000000 22000000 23000000 24000000 26000000 "
+                    "28000000 0 CNTVCT_EL0\n"
+                    "2 live 40000000 42000000 43000000 44000000 46000000 "
+                    "48000000 0 CNTVCT_EL0\n")
+        status, out, err = run([d])
+        self.assertEqual(status, 0, err)
+        self.assertIn("cpu 1 bring-up 8.0 ms: on-CPU 1.5, runnable 0.5, "
+                      "blocked 6.0 (wait_for_completion in bringup_cpu 6.0)",
+                      out)
+        self.assertNotIn("cpu 2 bring-up", out)
+
     def test_no_trace_no_section(self):
         status, out, _ = run([PROBES])
         self.assertEqual(status, 0)
