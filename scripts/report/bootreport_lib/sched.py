@@ -4,7 +4,7 @@
 Input: a copy of /sys/kernel/tracing/trace (the dump's sched.trace) of a
 boot traced with
 
-  trace_clock=arm64-counter trace_event=sched:sched_switch,sched:sched_wakeup
+  trace_clock=arm64-counter trace_event=sched:sched_switch,sched:sched_waking
   trace_trigger=sched_switch.stacktrace
 
 and, beside it, trace_clock (a copy of the tracefs file: the clock in
@@ -13,7 +13,11 @@ interval; in that interval the task is, from event to event:
 
   on-CPU     from its start (it stamped it) and from each switch to it
   blocked    from a switch away from it in a sleeping state (prev_state
-             S, D, I, ...) to the wakeup of it
+             S, D, I, ...) to the wakeup of it: sched_waking, where the
+             waker asks for it, when traced, else sched_wakeup, which a
+             wakeup sent to another CPU records only when that CPU takes
+             the task onto its run queue (an interrupt later; under QEMU
+             that was 4-8 ms)
   runnable   from such a wakeup, or from a switch away from it that left
              it runnable (prev_state R or R+: preempted), to the switch
              back to it
@@ -147,7 +151,8 @@ class Trace:
                 if last and last[0] == "stack":
                     ev.stack = last[1]
                 last_by_cpu[cpu] = ("switch", ev)
-            elif ev_name in ("sched_wakeup", "sched_wakeup_new"):
+            elif ev_name in ("sched_waking", "sched_wakeup",
+                             "sched_wakeup_new"):
                 wm = _WAKEUP_RE.search(" " + body)
                 if not wm:
                     raise InputError(path, lineno, "%s without pid=" % ev_name)

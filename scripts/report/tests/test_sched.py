@@ -53,10 +53,10 @@ def stack(cpu, ms, frames, pid=PID):
         "foo", pid, cpu, tick(ms))] + [" => %s" % f for f in frames])
 
 
-def wakeup(cpu, ms, pid, waker=OTHER):
-    return ("%16s-%-7d [%03d] dNh2. %12d: sched_wakeup: comm=foo pid=%d "
-            "prio=120 target_cpu=%03d" % ("bar", waker, cpu, tick(ms), pid,
-                                          cpu))
+def wakeup(cpu, ms, pid, waker=OTHER, event="sched_wakeup"):
+    return ("%16s-%-7d [%03d] dNh2. %12d: %s: comm=foo pid=%d "
+            "prio=120 target_cpu=%03d" % ("bar", waker, cpu, tick(ms), event,
+                                          pid, cpu))
 
 
 SCHED = ["trace_event_raw_event_sched_switch", "__schedule", "schedule"]
@@ -158,6 +158,20 @@ class Attribute(Dumps):
         self.assertEqual(sp.blocked_ns, 0)
         self.assertEqual(sp.runnable_ns, 10 * MS)
         self.assertEqual(sp.on_ns, 90 * MS)
+
+    def test_waking_ends_the_sleep(self):
+        """sched_waking (the waker asks) ends the sleep; the sched_wakeup
+        that the task's CPU records later, when it takes the task onto its
+        run queue, changes nothing: runnable from the waking."""
+        sp = self.split([
+            switch(0, 20, PID, "D", 0), stack(0, 20.01, WAIT),
+            wakeup(1, 50, PID, event="sched_waking"),
+            wakeup(0, 58, PID), switch(0, 58.5, 0, "R", PID, "swapper/0"),
+        ])
+        self.assertEqual(sp.blocked_ns, 30 * MS)
+        self.assertEqual(sp.runnable_ns, int(8.5 * MS))
+        self.assertEqual(sp.site_list(),
+                         [["wait_for_completion in foo_wait", 30 * MS, 1]])
 
     def test_migration(self):
         """Out on CPU 0, woken and back in on CPU 1: one interval, the

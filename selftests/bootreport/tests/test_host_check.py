@@ -35,8 +35,8 @@ TRACE = [switch(1, 0, 0, 'R', 200, 'swapper/1'),
          switch(0, 81.2, PID, 'D', 0), stack(0, 81.21, WAIT),
          wakeup(1, 111, PID), switch(0, 111.5, 0, 'R', PID, 'swapper/0'),
          switch(1, 1000, 200, 'S', 0, 'bar')]
-ACCOUNT = ('bst-attr bst-attr: try 2: pid 100 sleep_us 50800 spin_us 20000 '
-           'wait_us 30500 oncpu_us 20400\n')
+ACCOUNT = ('bst-attr bst-attr: try 2: pid 100 sleep_us 51000 sleep_cpu_us 200 '
+           'spin_us 20000 wait_us 30000 woken_us 500 woken_cpu_us 200 cpu_us 20900\n')
 PROBES = ('# time_base: kernel_entry\n# probes: on\n'
           '# device driver bus start_ns duration_ns ret async cpu pid\n'
           'bst-attr bst-attr platform 5000000 700000 -517 no 0 40\n'
@@ -98,7 +98,7 @@ class HostCheck(unittest.TestCase):
     def test_right_split_passes(self):
         rc, out = host_check(self.tmp)
         self.assertEqual(rc, 0, out)
-        self.assertIn('1..10', out)
+        self.assertIn('1..11', out)
         self.assertIn('on-CPU 20.9 + runnable 1.5 + blocked 79.6', out)
 
     def test_no_stacks_no_sites(self):
@@ -148,6 +148,16 @@ class HostCheck(unittest.TestCase):
         self.assertIn('runnable 1.5, blocked 80.6', out)
         self.assertEqual(rc, 0, out)
 
+
+    def test_wakeup_ignored(self):
+        """A bootreport that keeps a task blocked until it runs again
+        charges the wakeup latency to the site: the runnable time from the
+        completion to the probe running again is gone."""
+        br = broken_bootreport(self.tmp, 'ev.pid == pid and state == "blocked"', 'False')
+        rc, out = host_check(self.tmp, bootreport=br)
+        self.assertEqual(rc, 1, out)
+        self.assertIn('runnable 0.0', out)
+        self.assertFalse(passed(out, 'from the completion to the probe running again'), out)
 
 if __name__ == '__main__':
     unittest.main()
