@@ -97,7 +97,7 @@ static int copy_bootstamp(void)
 
 int main(void)
 {
-	char *summary, *trace, *clock, *line;
+	char *summary, *trace, *clock, *line, *cmdline, *want, sel[64];
 	int fd, waited, n, err;
 
 	ksft_print_header();
@@ -110,8 +110,19 @@ int main(void)
 	clock = bst_read_all(TRACEFS "/trace_clock", NULL);
 	if (!clock)
 		ksft_exit_fail_msg("read %s/trace_clock: %s\n", TRACEFS, strerror(errno));
-	if (!strstr(clock, "[arm64-counter]"))
-		ksft_exit_fail_msg("trace clock is not arm64-counter: %s", clock);
+	/*
+	 * The clock the command line asks for: arm64-counter with the series,
+	 * local or mono in live mode (a kernel without it), which bootreport
+	 * places through the summary's sync keys.
+	 */
+	cmdline = bst_slurp(BST_CMDLINE);
+	want = cmdline ? strstr(cmdline, "trace_clock=") : NULL;
+	if (!want)
+		ksft_exit_fail_msg("no trace_clock= on the command line\n");
+	snprintf(sel, sizeof(sel), "[%.*s]", (int)strcspn(want + 12, "\t\n "), want + 12);
+	if (!strstr(clock, sel))
+		ksft_exit_fail_msg("trace clock is not %s: %s", sel, clock);
+	free(cmdline);
 
 	fd = open(ATTR_KO, O_RDONLY | O_CLOEXEC);
 	if (fd < 0 || syscall(SYS_finit_module, fd, "", 0))
