@@ -16,6 +16,7 @@ import shutil
 import sys
 import tempfile
 import unittest
+import xml.etree.ElementTree as ET
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.dirname(HERE))
@@ -363,6 +364,23 @@ class Report(Dumps):
                       "blocked 6.0 (wait_for_completion in bringup_cpu 6.0)",
                       out)
         self.assertNotIn("cpu 2 bring-up", out)
+
+    def test_svg_stretches(self):
+        """--svg draws an initcall's blocked and runnable stretches over its
+        bar, each titled with its site and length."""
+        d = self.dump(self.bracket([
+            switch(0, 12, PID, "D", 0), stack(0, 12.01, MSLEEP),
+            wakeup(0, 62, PID), switch(0, 62.5, 0, "R", PID, "swapper/0"),
+        ]))
+        with open(os.path.join(d, "initcalls"), "a") as f:
+            f.write("late foo_init vmlinux 10000000 60000000 0 0 100\n")
+        svg_path = os.path.join(self.tmp, "out.svg")
+        status, _, err = run([d, "--svg", svg_path])
+        self.assertEqual(status, 0, err)
+        titles = [e.text for e in ET.parse(svg_path).iter(
+            "{http://www.w3.org/2000/svg}title")]
+        self.assertIn("blocked: msleep in foo_sleep: 50.000 ms", titles)
+        self.assertIn("runnable: 0.500 ms", titles)
 
     def test_no_trace_no_section(self):
         status, out, _ = run([PROBES])
