@@ -4,6 +4,7 @@
 import math
 from xml.sax.saxutils import escape
 
+from . import sched
 from .parse import CPU_POINTS
 
 WIDTH = 1400
@@ -35,6 +36,21 @@ def milestone_time(meta, row):
     if meta.get("time_base") == "kernel_entry":
         return row["since_entry_ns"]
     return row["since_cnt0_ns"]
+
+
+STRETCH_COLOURS = {"blocked": "#333", "runnable": "#e8a33d"}
+
+
+def _stretches(o, x, y, sp):
+    """The runnable and blocked stretches of @sp (a sched.Split, or None)
+    over the lower half of the bar at row @y, each with its site."""
+    for state, start, end, where in sp.segments if sp else []:
+        label = "blocked: %s" % where if state == "blocked" else "runnable"
+        o.append('<rect x="%.1f" y="%d" width="%.1f" height="%d" fill="%s" '
+                 'fill-opacity="0.6"><title>%s: %.3f ms</title></rect>' % (
+                     x(start), y + ROW // 2, max(x(end) - x(start), 0.5),
+                     ROW - ROW // 2, STRETCH_COLOURS[state], escape(label),
+                     (end - start) / 1e6))
 
 
 def render(dump, label_top=15, everything=False):
@@ -83,6 +99,21 @@ def render(dump, label_top=15, everything=False):
 
     def x(t):
         return LEFT + (t - t0) * plot_w / span
+
+    # With the dump's sched.trace: each initcall's and boot bring-up's
+    # runnable and blocked stretches over the lower half of its bar.
+    sched_splits = {}
+    if getattr(dump, "sched", None) is not None:
+        from . import text  # noqa: E402 (text imports nothing of svg)
+        for c in calls:
+            if c["pid"] and c["start_ns"] is not None:
+                sp = sched.attribute(dump.sched, c["pid"], c["start_ns"],
+                                     c["start_ns"] + c["duration_ns"])
+                if sp:
+                    sched_splits[("initcall", c["symbol"], c["start_ns"])] = sp
+        for name, sp in text.splits(dump, dump.sched)[0]:
+            if name.startswith("cpu "):
+                sched_splits[("cpu", int(name.split()[1]), sp.start)] = sp
 
     lanes = sorted({c["cpu"] for c in calls})
     height = TOP + (len(cpus) + len(lanes) + 2) * (ROW + GAP) + 60
@@ -137,6 +168,8 @@ def render(dump, label_top=15, everything=False):
             o.append('<line x1="%.1f" y1="%d" x2="%.1f" y2="%d" '
                      'stroke="black"><title>%s</title></line>' %
                      (x(t), y, x(t), y + ROW, p))
+        _stretches(o, x, y, sched_splits.get(("cpu", r["cpu"],
+                                              r["requested_ns"])))
         y += ROW + GAP
 
     if lanes:
@@ -160,6 +193,8 @@ def render(dump, label_top=15, everything=False):
                          x0, y, w, ROW, LEVEL_COLOURS.get(c["level"], "#999"),
                          escape(name), escape(c["level"]),
                          c["duration_ns"] / 1e6, c["ret"]))
+            _stretches(o, x, y, sched_splits.get(("initcall", c["symbol"],
+                                                  c["start_ns"])))
             if id(c) in longest:
                 o.append('<text x="%.1f" y="%d" font-size="9" '
                          'transform="rotate(-30 %.1f %d)">%s</text>' % (

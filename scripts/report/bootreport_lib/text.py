@@ -2,7 +2,7 @@
 """Terminal reports: one dump (split, milestones, slowest initcalls and
 probes, CPU bring-up, journal events), compare and stats."""
 
-from . import analysis
+from . import analysis, sched
 from .sources import EPROBE_DEFER
 
 BLOCKS = " ▏▎▍▌▋▊▉█"
@@ -107,6 +107,11 @@ def render(dump, top=10, width=24, userspace_end=None):
         out.append("  still probing when the file was read: " + ", ".join(
             r["device"] for r in running))
 
+    trace = getattr(dump, "sched", None)
+    if trace is not None:
+        out.append("")
+        out += render_attribution(dump, trace, top)
+
     out.append("")
     cpus = dump.cpus.rows if dump.cpus else []
     if cpus:
@@ -176,6 +181,105 @@ def render_probes(probes, top, width):
     if nasync:
         out.append("  %d of %d probes ran asynchronously" % (nasync,
                                                           len(probes)))
+    return out
+
+
+def _ms1(ns):
+    return "%.1f" % (ns / 1e6)
+
+
+def attribution_line(name, sp):
+    """"foo 100.2 ms: on-CPU 20.1, runnable 0.3, blocked 79.8 (msleep in
+    foo_probe 50.0; ...)"."""
+    line = "%s %s ms: on-CPU %s, runnable %s, blocked %s" % (
+        name, _ms1(sp.wall_ns), _ms1(sp.on_ns), _ms1(sp.runnable_ns),
+        _ms1(sp.blocked_ns))
+    sites = sp.site_list()
+    if sites:
+        line += " (%s)" % "; ".join(
+            "%s %s%s" % (s, _ms1(ns), " x%d" % n if n > 1 else "")
+            for s, ns, n in sites)
+    return line
+
+
+def attribution_items(dump):
+    """(name, pid, start_ns, end_ns) of every initcall and probe row with a
+    task and an end, and of every CPU brought up at boot: the intervals the
+    sched trace can split."""
+    out = []
+    for r in dump.initcalls.rows if dump.initcalls else []:
+        if r["pid"] and r["start_ns"] is not None and r["duration_ns"]:
+            name = r["symbol"] if r["module"] in ("vmlinux", "-") else \
+                "%s [%s]" % (r["symbol"], r["module"])
+            out.append(("initcall " + name, r["pid"], r["start_ns"],
+                        r["start_ns"] + r["duration_ns"]))
+    # A CPU brought up at boot: smp_init() in kernel_init (pid 1) asks for
+    # it and waits until it is up, from requested to finished. The rows of
+    # later bring-ups (hotplug) name no task.
+    for r in dump.cpus.rows if dump.cpus else []:
+        if r["source"] == "boot" and r["requested_ns"] is not None and \
+                r["finished_ns"] is not None:
+            out.append(("cpu %d bring-up" % r["cpu"], 1, r["requested_ns"],
+                        r["finished_ns"]))
+    tries = sched.probe_tries(analysis.probe_rows(dump))
+    for (dev, drv), rows in tries.items():
+        for i, r in enumerate(rows, 1):
+            if not r["pid"] or r["start_ns"] is None:
+                continue
+            name = "probe %s [%s]" % (dev, drv)
+            if len(rows) > 1:
+                name += " try %d" % i
+            out.append((name, r["pid"], r["start_ns"],
+                        r["start_ns"] + r["duration_ns"]))
+    return out
+
+
+def splits(dump, trace):
+    """[(name, Split)] of the rows the trace covers, and how many it does
+    not."""
+    out, uncovered = [], 0
+    for name, pid, start, end in attribution_items(dump):
+        sp = sched.attribute(trace, pid, start, end)
+        if sp is None:
+            uncovered += 1
+        else:
+            out.append((name, sp))
+    return out, uncovered
+
+
+def render_attribution(dump, trace, top):
+    """Per slow initcall and probe: on-CPU, runnable, blocked and where it
+    blocked, from the dump's sched.trace; deferred probes' tries."""
+    out = ["Where the time went (initcalls, probes, CPU bring-up; "
+           "sched.trace on the %s clock: %d "
+           "switches and wakeups%s)" % (
+               trace.clock, len(trace.events),
+               ", %d events lost: only from %s ms on" % (
+                   trace.lost(), ms(trace.covered_from, 0))
+               if trace.lost() else "")]
+    split, uncovered = splits(dump, trace)
+    split.sort(key=lambda x: -x[1].wall_ns)
+    for name, sp in split[:top]:
+        out.append("  " + attribution_line(name, sp))
+    if not split:
+        out.append("  no initcall or probe inside the trace")
+    if uncovered:
+        out.append("  (%d rows outside the trace or without a task: not "
+                   "split)" % uncovered)
+    for (dev, drv), rows in sched.probe_tries(
+            analysis.probe_rows(dump)).items():
+        if len(rows) < 2 and rows[0]["ret"] != EPROBE_DEFER:
+            continue
+        parts = []
+        for i, r in enumerate(rows, 1):
+            ret = "-EPROBE_DEFER" if r["ret"] == EPROBE_DEFER else \
+                ("ok" if r["ret"] == 0 else "ret %d" % r["ret"])
+            parts.append("try %d %s ms (%s, pid %s)" % (
+                i, _ms1(r["duration_ns"]), ret, r["pid"]))
+        ndef = sum(r["ret"] == EPROBE_DEFER for r in rows)
+        out.append("  deferred probe %s [%s]: %d tries, deferred %d time%s: "
+                   "%s" % (dev, drv, len(rows), ndef, "" if ndef == 1
+                           else "s", "; ".join(parts)))
     return out
 
 

@@ -1,0 +1,377 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Where an initcall's or a probe's time went, from the scheduler's trace.
+
+Input: a copy of /sys/kernel/tracing/trace (the dump's sched.trace) of a
+boot traced with
+
+  trace_clock=arm64-counter trace_event=sched:sched_switch,sched:sched_waking
+  trace_trigger=sched_switch.stacktrace
+
+and, beside it, trace_clock (a copy of the tracefs file: the clock in
+brackets). Each row of initcalls and probes names its task (pid) and its
+interval; in that interval the task is, from event to event:
+
+  on-CPU     from its start (it stamped it) and from each switch to it
+  blocked    from a switch away from it in a sleeping state (prev_state
+             S, D, I, ...) to the wakeup of it: sched_waking, where the
+             waker asks for it, when traced, else sched_wakeup, which a
+             wakeup sent to another CPU records only when that CPU takes
+             the task onto its run queue (an interrupt later; under QEMU
+             that was 4-8 ms)
+  runnable   from such a wakeup, or from a switch away from it that left
+             it runnable (prev_state R or R+: preempted), to the switch
+             back to it
+
+A wakeup while the task still runs (it was woken before it switched out)
+changes nothing: its switch-out then says R. The blocked time is charged
+to the call site of the switch-out's stack: the outermost sleep primitive
+(msleep, wait_for_completion, mutex_lock, ...) and the first frame outside
+them, as "msleep in foo_probe". The stack is symbolized by the kernel when
+the trace is read, so a frame in module init code freed since then may name
+whatever took its place.
+"""
+
+import os
+import re
+
+from .parse import InputError
+
+# "  comm-pid  [cpu] flags  ts: event: body" (the flags column and the tgid
+# column "(  123)" are options; comm may hold blanks and dashes).
+_LINE_RE = re.compile(r"^\s*(?P<comm>.*?)-(?P<pid>\d+)\s+"
+                      r"(?:\(\s*[\d-]+\)\s+)?\[(?P<cpu>\d+)\]\s+"
+                      r"(?:[\w.]{4,6}\s+)?(?P<ts>\d+(?:\.\d+)?):\s+"
+                      r"(?P<event><stack trace>|\w+):?\s*(?P<body>.*)$")
+_SWITCH_RE = re.compile(r"prev_pid=(?P<prev>\d+) .*prev_state=(?P<state>\S+)"
+                        r" ==> .*next_pid=(?P<next>\d+) ")
+_WAKEUP_RE = re.compile(r" pid=(?P<pid>\d+) prio=")
+_HEADER_RE = re.compile(r"entries-in-buffer/entries-written: (\d+)/(\d+)")
+_FRAME_RE = re.compile(r"^\s*=>\s*(?P<sym>\S+)(?:\s+\[(?P<mod>[^\]]+)\])?")
+
+# Frames of the tracing and of the switch itself, above the scheduler.
+_TRACE_FRAMES = re.compile(r"^(trace_|__traceiter_|__trace_|perf_trace_|"
+                           r"event_trigger|stacktrace_|ftrace_|__bpf_trace|"
+                           r"__switch_to|context_switch|finish_task_switch)")
+# Sleep and scheduling primitives: the site is the outermost of them and
+# the first frame below it that is none of them.
+SLEEP_PRIMITIVES = frozenset("""
+__schedule schedule schedule_idle schedule_preempt_disabled preempt_schedule
+preempt_schedule_common preempt_schedule_irq preempt_schedule_notrace
+schedule_rtlock io_schedule io_schedule_timeout schedule_timeout
+schedule_timeout_uninterruptible schedule_timeout_interruptible
+schedule_timeout_killable schedule_timeout_idle schedule_hrtimeout
+schedule_hrtimeout_range schedule_hrtimeout_range_clock do_nanosleep
+hrtimer_nanosleep usleep_range_state msleep msleep_interruptible ssleep fsleep
+do_wait_for_common __wait_for_common wait_for_common wait_for_common_io
+wait_for_completion wait_for_completion_timeout wait_for_completion_io
+wait_for_completion_io_timeout wait_for_completion_interruptible
+wait_for_completion_interruptible_timeout wait_for_completion_killable
+wait_for_completion_killable_timeout wait_for_completion_state
+__mutex_lock __mutex_lock_slowpath __mutex_lock_killable_slowpath
+__mutex_lock_interruptible_slowpath mutex_lock mutex_lock_nested
+mutex_lock_interruptible mutex_lock_killable mutex_lock_io rt_mutex_lock
+rt_mutex_slowlock rt_mutex_slowlock_block __rt_mutex_slowlock
+__rt_mutex_slowlock_locked rwbase_read_lock rwbase_write_lock
+rwsem_down_read_slowpath rwsem_down_write_slowpath down_read down_write
+down_read_killable down_write_killable down_read_interruptible __down_read
+__down_write __down_read_common __down_write_common down down_interruptible
+down_killable down_timeout __down __down_common __down_interruptible
+__down_killable __down_timeout percpu_rwsem_wait __percpu_down_read
+percpu_down_write rcuwait_wait_event
+""".split())
+
+
+class Event:
+    """One scheduler event: kind "switch" (prev, next, state, stack),
+    "wakeup" (pid) on @cpu at @t (trace clock units, converted later)."""
+
+    __slots__ = ("kind", "t", "cpu", "prev", "next", "state", "pid",
+                 "stack", "line")
+
+    def __init__(self, kind, t, cpu, line):
+        self.kind, self.t, self.cpu, self.line = kind, t, cpu, line
+        self.prev = self.next = self.pid = None
+        self.state = None
+        self.stack = None
+
+
+class Trace:
+    """A parsed sched trace: events in file order, each with its time on
+    the dump's base (ns) once placed (place())."""
+
+    def __init__(self, path, text, clock):
+        self.path = path
+        self.clock = clock
+        self.events = []
+        self.held = self.written = None
+        self.first_t = {}   # cpu -> first event time
+        last_by_cpu = {}
+        cur_stack = None
+        for lineno, raw in enumerate(text.splitlines(), 1):
+            if raw.startswith("#"):
+                m = _HEADER_RE.search(raw)
+                if m:
+                    self.held, self.written = int(m.group(1)), int(m.group(2))
+                continue
+            fm = _FRAME_RE.match(raw)
+            if fm:
+                if cur_stack is not None:
+                    cur_stack.append(fm.group("sym"))
+                continue
+            cur_stack = None
+            m = _LINE_RE.match(raw)
+            if not m:
+                continue
+            ev_name = m.group("event").strip()
+            cpu = int(m.group("cpu"))
+            t = self._time(path, lineno, m.group("ts"))
+            self.first_t.setdefault(cpu, t)
+            if ev_name == "<stack trace>":
+                # Recorded after its switch (the trigger with the event, as
+                # the 7.2 kernel does) or before it: the switch next to it
+                # on the same CPU that has none.
+                cur_stack = []
+                last = last_by_cpu.get(cpu)
+                if last and last[0] == "switch" and last[1].stack is None:
+                    last[1].stack = cur_stack
+                    last_by_cpu[cpu] = ("taken", None)
+                else:
+                    last_by_cpu[cpu] = ("stack", cur_stack)
+                continue
+            body = m.group("body")
+            if ev_name == "sched_switch":
+                sm = _SWITCH_RE.search(body + " ")
+                if not sm:
+                    raise InputError(path, lineno, "sched_switch without "
+                                     "prev_pid/prev_state/next_pid")
+                ev = Event("switch", t, cpu, lineno)
+                ev.prev, ev.next = int(sm.group("prev")), int(sm.group("next"))
+                ev.state = sm.group("state")
+                last = last_by_cpu.get(cpu)
+                if last and last[0] == "stack":
+                    ev.stack = last[1]
+                last_by_cpu[cpu] = ("switch", ev)
+            elif ev_name in ("sched_waking", "sched_wakeup",
+                             "sched_wakeup_new"):
+                wm = _WAKEUP_RE.search(" " + body)
+                if not wm:
+                    raise InputError(path, lineno, "%s without pid=" % ev_name)
+                ev = Event("wakeup", t, cpu, lineno)
+                ev.pid = int(wm.group("pid"))
+                last_by_cpu[cpu] = ("wakeup", ev)
+            else:
+                last_by_cpu[cpu] = ("other", None)
+                continue
+            self.events.append(ev)
+
+    def _time(self, path, lineno, ts):
+        if self.clock == "arm64-counter" or self.clock == "counter":
+            if "." in ts:
+                raise InputError(path, lineno, "time %s in seconds, but the "
+                                 "trace clock is %s" % (ts, self.clock))
+            return int(ts)
+        if "." not in ts:
+            raise InputError(path, lineno, "time %s without seconds, but "
+                             "the trace clock is %s" % (ts, self.clock))
+        return int(round(float(ts) * 1e9))
+
+    def lost(self):
+        """Events the ring overwrote (full) before it was read."""
+        if self.held is None or self.written is None:
+            return 0
+        return max(self.written - self.held, 0)
+
+    def place(self, dump):
+        """Put every event on the dump's time base (ns): counter ticks
+        through the summary's rate, local/mono clocks through its sync
+        keys (the module's live mode on a distro kernel)."""
+        if self.clock in ("arm64-counter", "counter"):
+            conv = dump.counter_to_base
+        elif self.clock == "local":
+            conv = lambda t: dump.clock_to_base("local_clock", t)  # noqa: E731
+        elif self.clock == "mono":
+            conv = lambda t: dump.clock_to_base("monotonic", t)  # noqa: E731
+        else:
+            raise InputError(self.path, None, "trace clock %s cannot be put "
+                             "on the counter timeline (boot with "
+                             "trace_clock=arm64-counter, or use local or "
+                             "mono)" % self.clock)
+        for ev in self.events:
+            ev.t = conv(ev.t)
+        self.first_t = {c: conv(t) for c, t in self.first_t.items()}
+        # Without a lost event the trace covers all from its first event;
+        # with some, only from where every CPU's ring still starts.
+        if not self.first_t:
+            self.covered_from = None
+        elif self.lost():
+            self.covered_from = max(self.first_t.values())
+        else:
+            self.covered_from = min(self.first_t.values())
+        self.covered_to = max((ev.t for ev in self.events), default=None)
+        self.by_pid = {}
+        for ev in self.events:
+            pids = {ev.prev, ev.next} if ev.kind == "switch" else {ev.pid}
+            for p in pids:
+                if p:
+                    self.by_pid.setdefault(p, []).append(ev)
+        for evs in self.by_pid.values():
+            evs.sort(key=lambda e: e.t)
+        return self
+
+
+def read_clock(path):
+    """The selected clock of a copy of tracefs' trace_clock ("[x]"), or None
+    without the file."""
+    if not os.path.exists(path):
+        return None
+    with open(path, encoding="utf-8") as f:
+        m = re.search(r"\[([^\]]+)\]", f.read())
+    if not m:
+        raise InputError(path, 1, "no clock in brackets (a copy of "
+                         "/sys/kernel/tracing/trace_clock?)")
+    return m.group(1)
+
+
+def load(dump):
+    """The dump's sched.trace, placed, or None when the dump has none."""
+    path = os.path.join(dump.dir, "sched.trace")
+    if not os.path.exists(path):
+        return None
+    clock = read_clock(os.path.join(dump.dir, "trace_clock"))
+    with open(path, encoding="utf-8", errors="replace") as f:
+        text = f.read()
+    if clock is None:
+        # The time column tells: ticks are integers, the others seconds.
+        m = re.search(r"\]\s+(?:[\w.]{4,6}\s+)?(\d+)(\.\d+)?: sched_", text)
+        clock = "local" if m and m.group(2) else "arm64-counter"
+    return Trace(path, text, clock).place(dump)
+
+
+def site(stack):
+    """The blocking call site of a switch-out's stack (innermost frame
+    first): "msleep in foo_probe", the frame below the outermost sleep
+    primitive; "?" without a stack or a named frame."""
+    if not stack:
+        return "? (no stack)"
+    frames = []
+    for sym in stack:
+        name = sym.split()[0].split("+", 1)[0]
+        frames.append(None if re.fullmatch(r"(0x)?[0-9a-fA-F]{8,}", name)
+                      else name)
+    prim = None
+    for name in frames:
+        if name is None:
+            return "%s in ?" % prim if prim else "?"
+        if _TRACE_FRAMES.match(name):
+            continue
+        if name in SLEEP_PRIMITIVES or re.sub(r"\.(constprop|isra|part)"
+                                              r"\.\d+$", "", name) \
+                in SLEEP_PRIMITIVES:
+            prim = re.sub(r"\.(constprop|isra|part)\.\d+$", "", name)
+            continue
+        return "%s in %s" % (prim, name) if prim else name
+    return prim or "?"
+
+
+class Split:
+    """One task's interval split: on_ns, runnable_ns, blocked_ns and the
+    blocked time per site (list of [site, ns, count], largest first)."""
+
+    def __init__(self, pid, start, end):
+        self.pid, self.start, self.end = pid, start, end
+        self.on_ns = self.runnable_ns = self.blocked_ns = 0
+        self.sites = {}
+        self.switches = 0
+        self.migrations = 0
+        # (state, start, end, site): the runnable and blocked stretches.
+        self.segments = []
+
+    @property
+    def wall_ns(self):
+        return self.end - self.start
+
+    def site_list(self):
+        return sorted(([s, ns, n] for s, (ns, n) in self.sites.items()),
+                      key=lambda x: (-x[1], x[0]))
+
+
+def attribute(trace, pid, start, end):
+    """Split [start, end] (dump base, ns) of task @pid; None when the trace
+    does not cover the interval or @pid is 0 (idle)."""
+    if not pid or trace.covered_from is None or start < trace.covered_from \
+            or trace.covered_to is None or end > trace.covered_to:
+        return None
+    sp = Split(pid, start, end)
+    state, since, where, cpu = "on", start, None, None
+    for ev in trace.by_pid.get(pid, []):
+        if ev.t <= start:
+            continue
+        if ev.t >= end:
+            break
+        if ev.kind == "switch" and ev.prev == pid:
+            if state != "on":
+                continue
+            sp.on_ns += ev.t - since
+            sp.switches += 1
+            since, cpu = ev.t, ev.cpu
+            if ev.state.startswith("R"):
+                state = "runnable"
+            else:
+                state, where = "blocked", site(ev.stack)
+        elif ev.kind == "switch" and ev.next == pid:
+            _close(sp, state, since, ev.t, where)
+            if cpu is not None and ev.cpu != cpu:
+                sp.migrations += 1
+            state, since, where = "on", ev.t, None
+        elif ev.kind == "wakeup" and ev.pid == pid and state == "blocked":
+            _close(sp, state, since, ev.t, where)
+            state, since, where = "runnable", ev.t, None
+    _close(sp, state, since, end, where)
+    return sp
+
+
+def _close(sp, state, since, t, where):
+    d = max(t - since, 0)
+    if state == "on":
+        sp.on_ns += d
+        return
+    if state == "runnable":
+        sp.runnable_ns += d
+    else:
+        sp.blocked_ns += d
+        ns, n = sp.sites.get(where, (0, 0))
+        sp.sites[where] = (ns + d, n + 1)
+    if d:
+        sp.segments.append((state, since, since + d, where))
+
+
+def json_events(splits, pid=2):
+    """Chrome trace events for the runnable and blocked stretches of each
+    (name, Split): X slices on the task's track (pid 2, tid = the task, as
+    the module's trace.json puts initcalls and probes), which nest inside
+    the row's own slice. A stretch that an enclosing row repeats (a probe
+    inside an initcall of the same task) is given once."""
+    out, seen = [], set()
+    for name, sp in splits:
+        for state, start, end, where in sp.segments:
+            label = "blocked: %s" % where if state == "blocked" \
+                else "runnable"
+            key = (sp.pid, start, end, label)
+            if key in seen:
+                continue
+            seen.add(key)
+            out.append({"ph": "X", "pid": pid, "tid": sp.pid, "name": label,
+                        "cat": "sched", "ts": start / 1000.0,
+                        "dur": (end - start) / 1000.0,
+                        "args": {"in": name, "state": state}})
+    return out
+
+
+def probe_tries(rows):
+    """Probe rows grouped per device and driver, in start order: {(device,
+    driver): [row, ...]}; more than one row is a deferred probe's tries."""
+    out = {}
+    for r in sorted(rows, key=lambda r: (r["start_ns"] is None,
+                                         r["start_ns"] or 0)):
+        out.setdefault((r["device"], r["driver"]), []).append(r)
+    return out

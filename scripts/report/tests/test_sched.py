@@ -1,0 +1,392 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Tests for bootreport's split of an interval into on-CPU, runnable and
+blocked time (bootreport_lib/sched.py), on hand-written traces in the
+format of /sys/kernel/tracing/trace with trace_clock=arm64-counter.
+
+The dumps are samples/full-probes (62.5 MHz counter, 16 ns a tick, kernel
+entry at counter 19500000, the time base) with a sched.trace and a
+trace_clock added; tick(ms) is the counter value ms after kernel entry.
+
+Run: python3 -m unittest discover -s scripts/report/tests
+"""
+
+import json
+import os
+import shutil
+import sys
+import tempfile
+import unittest
+import xml.etree.ElementTree as ET
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.dirname(HERE))
+
+from bootreport_lib import parse, sched  # noqa: E402
+from test_bootreport import run  # noqa: E402
+
+PROBES = os.path.join(HERE, "samples", "full-probes")
+MS = 1000000
+HEADER = """\
+# tracer: nop
+#
+# entries-in-buffer/entries-written: {held}/{written}   #P:2
+#
+#           TASK-PID     CPU#  |||||  TIMESTAMP  FUNCTION
+#              | |         |   |||||     |         |
+"""
+PID = 100           # the task under test
+OTHER = 200         # another task
+
+
+def tick(ms):
+    return 19500000 + int(round(ms * 62500))
+
+
+def switch(cpu, ms, prev, state, nxt, comm="foo"):
+    return ("%16s-%-7d [%03d] d..2. %12d: sched_switch: prev_comm=%s "
+            "prev_pid=%d prev_prio=120 prev_state=%s ==> next_comm=bar "
+            "next_pid=%d next_prio=120" % (comm, prev, cpu, tick(ms), comm,
+                                           prev, state, nxt))
+
+
+def stack(cpu, ms, frames, pid=PID):
+    return "\n".join(["%16s-%-7d [%03d] d..2. %12d: <stack trace>" % (
+        "foo", pid, cpu, tick(ms))] + [" => %s" % f for f in frames])
+
+
+def wakeup(cpu, ms, pid, waker=OTHER, event="sched_wakeup"):
+    return ("%16s-%-7d [%03d] dNh2. %12d: %s: comm=foo pid=%d "
+            "prio=120 target_cpu=%03d" % ("bar", waker, cpu, tick(ms), event,
+                                          pid, cpu))
+
+
+SCHED = ["trace_event_raw_event_sched_switch", "__schedule", "schedule"]
+MSLEEP = SCHED + ["schedule_timeout", "msleep", "foo_sleep [foo]",
+                  "foo_probe [foo]", "platform_probe", "really_probe"]
+WAIT = SCHED + ["schedule_timeout", "__wait_for_common",
+                "wait_for_completion", "foo_wait+0x2c/0x50 [foo]",
+                "foo_probe [foo]"]
+MUTEX = SCHED + ["schedule_preempt_disabled",
+                 "__mutex_lock.constprop.0", "__mutex_lock_slowpath",
+                 "mutex_lock", "foo_lock", "foo_probe [foo]"]
+
+
+def trace_text(lines, lost=0):
+    n = sum(1 for line in lines for part in line.split("\n")
+            if not part.startswith(" =>"))
+    return HEADER.format(held=n, written=n + lost) + "\n".join(lines) + "\n"
+
+
+class Dumps(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="bootreport-sched-")
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp)
+
+    def dump(self, lines, lost=0, clock="local global counter [arm64-counter]",
+             probes=None):
+        d = os.path.join(self.tmp, "d%d" % len(os.listdir(self.tmp)))
+        shutil.copytree(PROBES, d)
+        with open(os.path.join(d, "sched.trace"), "w") as f:
+            f.write(lines if isinstance(lines, str) else
+                    trace_text(lines, lost))
+        if clock is not None:
+            with open(os.path.join(d, "trace_clock"), "w") as f:
+                f.write(clock + "\n")
+        if probes is not None:
+            with open(os.path.join(d, "probes"), "w") as f:
+                f.write("# time_base: kernel_entry\n# probes: on\n"
+                        "# device driver bus start_ns duration_ns ret async "
+                        "cpu pid\n" + probes)
+        return d
+
+    def trace(self, lines, **kw):
+        d = parse.Dump(self.dump(lines, **kw))
+        return sched.load(d)
+
+    # A trace whose first event is at 0 ms and last at 1000 ms, so that
+    # intervals in between are covered.
+    @staticmethod
+    def bracket(lines):
+        return ([switch(1, 0, 0, "R", OTHER, "swapper/1")] + lines +
+                [switch(1, 1000, OTHER, "S", 0, "bar")])
+
+    def split(self, lines, start=10, end=110, pid=PID, **kw):
+        tr = self.trace(self.bracket(lines), **kw)
+        return sched.attribute(tr, pid, start * MS, end * MS)
+
+
+class Attribute(Dumps):
+    def test_sleep_spin_wait(self):
+        """The test driver's probe: 50 ms in msleep, 20 on CPU, 30 in a
+        completion, a wakeup latency of 0.5 ms each."""
+        sp = self.split([
+            switch(0, 12, PID, "D", 0), stack(0, 12.01, MSLEEP),
+            wakeup(0, 62, PID), switch(0, 62.5, 0, "R", PID, "swapper/0"),
+            switch(0, 82.5, PID, "D", 0), stack(0, 82.51, WAIT),
+            wakeup(1, 109.5, PID),
+        ], start=10, end=110)
+        # on: 10-12 and 62.5-82.5; runnable 62-62.5 and 109.5-110 (the
+        # task was woken but not switched in when the interval ended).
+        self.assertEqual(sp.on_ns, 22 * MS)
+        self.assertEqual(sp.runnable_ns, 1 * MS)
+        self.assertEqual(sp.blocked_ns, 77 * MS)
+        self.assertEqual(sp.on_ns + sp.runnable_ns + sp.blocked_ns,
+                         sp.wall_ns)
+        self.assertEqual(sp.site_list(), [
+            ["msleep in foo_sleep", 50 * MS, 1],
+            ["wait_for_completion in foo_wait", 27 * MS, 1]])
+
+    def test_preempted_is_runnable(self):
+        sp = self.split([
+            switch(0, 20, PID, "R+", OTHER), switch(0, 35, OTHER, "R", PID),
+            switch(0, 50, PID, "R", OTHER), switch(0, 51, OTHER, "S", PID),
+        ])
+        self.assertEqual(sp.runnable_ns, 16 * MS)
+        self.assertEqual(sp.blocked_ns, 0)
+        self.assertEqual(sp.on_ns, 84 * MS)
+        self.assertEqual(sp.sites, {})
+
+    def test_wakeup_before_switch_out(self):
+        """Woken while still running (a waker on another CPU beat the
+        switch): the switch-out then says R, and the task was runnable, not
+        blocked, until it ran again; the early wakeup changes nothing."""
+        sp = self.split([
+            wakeup(1, 29.9, PID), switch(0, 30, PID, "R", OTHER),
+            stack(0, 30.01, MSLEEP), switch(0, 40, OTHER, "S", PID),
+        ])
+        self.assertEqual(sp.blocked_ns, 0)
+        self.assertEqual(sp.runnable_ns, 10 * MS)
+        self.assertEqual(sp.on_ns, 90 * MS)
+
+    def test_waking_ends_the_sleep(self):
+        """sched_waking (the waker asks) ends the sleep; the sched_wakeup
+        that the task's CPU records later, when it takes the task onto its
+        run queue, changes nothing: runnable from the waking."""
+        sp = self.split([
+            switch(0, 20, PID, "D", 0), stack(0, 20.01, WAIT),
+            wakeup(1, 50, PID, event="sched_waking"),
+            wakeup(0, 58, PID), switch(0, 58.5, 0, "R", PID, "swapper/0"),
+        ])
+        self.assertEqual(sp.blocked_ns, 30 * MS)
+        self.assertEqual(sp.runnable_ns, int(8.5 * MS))
+        self.assertEqual(sp.site_list(),
+                         [["wait_for_completion in foo_wait", 30 * MS, 1]])
+
+    def test_migration(self):
+        """Out on CPU 0, woken and back in on CPU 1: one interval, the
+        events of both CPUs in time order."""
+        sp = self.split([
+            switch(0, 20, PID, "S", 0), stack(0, 20.01, WAIT),
+            wakeup(1, 60, PID), switch(1, 61, OTHER, "R+", PID),
+            switch(1, 70, PID, "D", OTHER), stack(1, 70.01, MSLEEP),
+            wakeup(0, 90, PID), switch(0, 90.25, 0, "R", PID, "swapper/0"),
+        ])
+        self.assertEqual(sp.migrations, 2)
+        self.assertEqual(sp.blocked_ns, 60 * MS)
+        self.assertEqual(sp.runnable_ns, int(1.25 * MS))
+        self.assertEqual(sp.on_ns, int(38.75 * MS))
+        self.assertEqual(sp.site_list(), [
+            ["wait_for_completion in foo_wait", 40 * MS, 1],
+            ["msleep in foo_sleep", 20 * MS, 1]])
+
+    def test_nested_intervals_and_sleeps(self):
+        """An initcall whose task probes a device inside it: the probe's
+        split lies inside the initcall's; a site met twice adds up."""
+        lines = [
+            switch(0, 15, PID, "D", 0), stack(0, 15.01, MUTEX),
+            wakeup(0, 25, PID), switch(0, 25, 0, "R", PID, "swapper/0"),
+            switch(0, 40, PID, "D", 0), stack(0, 40.01, MSLEEP),
+            wakeup(0, 50, PID), switch(0, 50, 0, "R", PID, "swapper/0"),
+            switch(0, 70, PID, "D", 0), stack(0, 70.01, MSLEEP),
+            wakeup(0, 80, PID), switch(0, 80, 0, "R", PID, "swapper/0"),
+        ]
+        outer = self.split(lines, start=10, end=110)
+        inner = self.split(lines, start=30, end=90)
+        self.assertEqual(outer.site_list(), [
+            ["msleep in foo_sleep", 20 * MS, 2],
+            ["mutex_lock in foo_lock", 10 * MS, 1]])
+        self.assertEqual(inner.site_list(), [
+            ["msleep in foo_sleep", 20 * MS, 2]])
+        self.assertEqual(inner.on_ns, 40 * MS)
+        self.assertEqual(outer.on_ns, 70 * MS)
+
+    def test_stack_recorded_before_its_switch(self):
+        """A trigger without a filter may record the stack first."""
+        sp = self.split([
+            stack(0, 19.99, WAIT), switch(0, 20, PID, "D", 0),
+            wakeup(0, 30, PID), switch(0, 30, 0, "R", PID, "swapper/0"),
+            switch(0, 40, PID, "D", 0), stack(0, 40.01, MSLEEP),
+            wakeup(0, 45, PID), switch(0, 45, 0, "R", PID, "swapper/0"),
+        ])
+        self.assertEqual(sp.site_list(), [
+            ["wait_for_completion in foo_wait", 10 * MS, 1],
+            ["msleep in foo_sleep", 5 * MS, 1]])
+
+    def test_other_tasks_do_not_count(self):
+        sp = self.split([
+            switch(1, 20, OTHER, "D", 0), stack(1, 20.01, MSLEEP, OTHER),
+            wakeup(1, 60, OTHER),
+        ])
+        self.assertEqual((sp.on_ns, sp.runnable_ns, sp.blocked_ns),
+                         (100 * MS, 0, 0))
+
+    def test_outside_the_trace_is_not_split(self):
+        tr = self.trace(self.bracket([]))
+        self.assertIsNone(sched.attribute(tr, PID, -5 * MS, 10 * MS))
+        self.assertIsNone(sched.attribute(tr, PID, 900 * MS, 1100 * MS))
+        self.assertIsNone(sched.attribute(tr, 0, 10 * MS, 20 * MS))
+
+    def test_lost_events_narrow_the_coverage(self):
+        """A full ring lost the oldest events: only where every CPU's ring
+        still starts is covered (CPU 0's first event, at 300 ms)."""
+        tr = self.trace(self.bracket([switch(0, 300, PID, "R", 0)]), lost=7)
+        self.assertEqual(tr.lost(), 7)
+        self.assertIsNone(sched.attribute(tr, PID, 10 * MS, 110 * MS))
+        self.assertIsNotNone(sched.attribute(tr, PID, 400 * MS, 500 * MS))
+
+    def test_local_clock_live_mode(self):
+        """A distro kernel has no arm64-counter clock: a trace on the
+        default local clock (seconds) is placed through the summary's sync
+        keys (local_clock t is t + 4.12 ms since kernel entry)."""
+        def secs(ms):
+            return "%.6f" % ((ms + 4.12) / 1000)
+        lines = [
+            "bar-200 [001] d..2. %s: sched_switch: prev_comm=bar prev_pid=200 "
+            "prev_prio=120 prev_state=R ==> next_comm=foo next_pid=100 "
+            "next_prio=120" % secs(0),
+            "foo-100 [000] d..2. %s: sched_switch: prev_comm=foo prev_pid=100 "
+            "prev_prio=120 prev_state=D ==> next_comm=swapper/0 next_pid=0 "
+            "next_prio=120" % secs(20),
+            "foo-100 [000] d..2. %s: <stack trace>" % secs(20),
+            " => __schedule", " => schedule", " => msleep",
+            " => foo_probe [foo]",
+            "bar-200 [001] dNh2. %s: sched_wakeup: comm=foo pid=100 prio=120 "
+            "target_cpu=000" % secs(70),
+            "bar-200 [001] d..2. %s: sched_switch: prev_comm=bar prev_pid=200 "
+            "prev_prio=120 prev_state=S ==> next_comm=swapper/1 next_pid=0 "
+            "next_prio=120" % secs(1000),
+        ]
+        text = HEADER.format(held=5, written=5) + "\n".join(lines) + "\n"
+        tr = self.trace(text, clock="[local] global counter")
+        self.assertEqual(tr.clock, "local")
+        sp = sched.attribute(tr, PID, 10 * MS, 110 * MS)
+        self.assertEqual(sp.site_list(), [["msleep in foo_probe", 50 * MS, 1]])
+        # Without trace_clock the time column says seconds: local.
+        tr = self.trace(text, clock=None)
+        self.assertEqual(tr.clock, "local")
+
+    def test_clock_that_cannot_be_placed(self):
+        with self.assertRaises(parse.InputError):
+            self.trace(self.bracket([]), clock="local [global] counter")
+        with self.assertRaises(parse.InputError):
+            # Seconds where the clock says counter ticks.
+            self.trace(HEADER.format(held=1, written=1) +
+                       "foo-1 [000] d..2. 1.000000: sched_switch: prev_pid=1 "
+                       "prev_state=S ==> next_pid=0 next_prio=120\n")
+
+
+class Sites(unittest.TestCase):
+    def test_sites(self):
+        self.assertEqual(sched.site(MSLEEP), "msleep in foo_sleep")
+        self.assertEqual(sched.site(WAIT), "wait_for_completion in foo_wait")
+        self.assertEqual(sched.site(MUTEX), "mutex_lock in foo_lock")
+        self.assertEqual(sched.site(SCHED + ["worker_thread", "kthread"]),
+                         "schedule in worker_thread")
+        self.assertEqual(sched.site(SCHED + ["0xffff800080123456",
+                                             "foo_probe"]), "schedule in ?")
+        self.assertEqual(sched.site(None), "? (no stack)")
+
+
+class Report(Dumps):
+    def test_text_line_and_deferred_tries(self):
+        d = self.dump(self.bracket([
+            switch(0, 12, PID, "D", 0), stack(0, 12.01, MSLEEP),
+            wakeup(0, 62, PID), switch(0, 62.5, 0, "R", PID, "swapper/0"),
+            switch(0, 82.5, PID, "D", 0), stack(0, 82.51, WAIT),
+            wakeup(1, 109.5, PID),
+            switch(0, 109.7, 0, "R", PID, "swapper/0"),
+        ]), probes="foo.0 foo platform 5000000 1000000 -517 no 0 1\n"
+                   "foo.0 foo platform 10000000 100000000 0 no 0 100\n")
+        status, out, err = run([d])
+        self.assertEqual(status, 0, err)
+        self.assertIn("probe foo.0 [foo] try 2 100.0 ms: on-CPU 22.3, "
+                      "runnable 0.7, blocked 77.0 (msleep in foo_sleep "
+                      "50.0; wait_for_completion in foo_wait 27.0)", out)
+        self.assertIn("deferred probe foo.0 [foo]: 2 tries, deferred 1 "
+                      "time: try 1 1.0 ms (-EPROBE_DEFER, pid 1); try 2 "
+                      "100.0 ms (ok, pid 100)", out)
+
+    def test_json_nested_stretches(self):
+        """--json adds each runnable and blocked stretch as a slice on the
+        task's track, inside its row; a stretch that the enclosing initcall
+        of the same task repeats is given once."""
+        lines = self.bracket([
+            switch(0, 12, PID, "D", 0), stack(0, 12.01, MSLEEP),
+            wakeup(0, 62, PID), switch(0, 62.5, 0, "R", PID, "swapper/0"),
+        ])
+        d = self.dump(lines, probes="foo.0 foo platform 10000000 "
+                                    "100000000 0 no 0 100\n")
+        with open(os.path.join(d, "initcalls"), "a") as f:
+            f.write("late foo_init foo 5000000 200000000 0 0 100\n")
+        status, out, err = run([d, "--json", "-"])
+        self.assertEqual(status, 0, err)
+        ev = [e for e in json.loads(out)["traceEvents"]
+              if e.get("cat") == "sched"]
+        self.assertEqual([(e["name"], e["tid"], e["ts"], e["dur"])
+                          for e in ev], [
+            ("blocked: msleep in foo_sleep", PID, 12000.0, 50000.0),
+            ("runnable", PID, 62000.0, 500.0)])
+
+    def test_cpu_bring_up(self):
+        """A CPU brought up at boot is split on pid 1 (smp_init() in
+        kernel_init), from requested to finished."""
+        lines = self.bracket([
+            switch(0, 21, 1, "D", 0, "swapper/0"),
+            stack(0, 21.01, SCHED + ["schedule_timeout", "__wait_for_common",
+                                     "wait_for_completion", "bringup_cpu",
+                                     "cpuhp_invoke_callback"], 1),
+            wakeup(1, 27, 1), switch(0, 27.5, 0, "R", 1, "swapper/0"),
+        ])
+        d = self.dump(lines)
+        with open(os.path.join(d, "cpus")) as f:
+            text = f.read()
+        with open(os.path.join(d, "cpus"), "w") as f:
+            f.write(text.splitlines()[0] + "\n" + text.splitlines()[1] + "\n"
+                    "1 boot 20000000 22000000 23000000 24000000 26000000 "
+                    "28000000 0 CNTVCT_EL0\n"
+                    "2 live 40000000 42000000 43000000 44000000 46000000 "
+                    "48000000 0 CNTVCT_EL0\n")
+        status, out, err = run([d])
+        self.assertEqual(status, 0, err)
+        self.assertIn("cpu 1 bring-up 8.0 ms: on-CPU 1.5, runnable 0.5, "
+                      "blocked 6.0 (wait_for_completion in bringup_cpu 6.0)",
+                      out)
+        self.assertNotIn("cpu 2 bring-up", out)
+
+    def test_svg_stretches(self):
+        """--svg draws an initcall's blocked and runnable stretches over its
+        bar, each titled with its site and length."""
+        d = self.dump(self.bracket([
+            switch(0, 12, PID, "D", 0), stack(0, 12.01, MSLEEP),
+            wakeup(0, 62, PID), switch(0, 62.5, 0, "R", PID, "swapper/0"),
+        ]))
+        with open(os.path.join(d, "initcalls"), "a") as f:
+            f.write("late foo_init vmlinux 10000000 60000000 0 0 100\n")
+        svg_path = os.path.join(self.tmp, "out.svg")
+        status, _, err = run([d, "--svg", svg_path])
+        self.assertEqual(status, 0, err)
+        titles = [e.text for e in ET.parse(svg_path).iter(
+            "{http://www.w3.org/2000/svg}title")]
+        self.assertIn("blocked: msleep in foo_sleep: 50.000 ms", titles)
+        self.assertIn("runnable: 0.500 ms", titles)
+
+    def test_no_trace_no_section(self):
+        status, out, _ = run([PROBES])
+        self.assertEqual(status, 0)
+        self.assertNotIn("Where the time went", out)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,170 @@
+// SPDX-License-Identifier: GPL-2.0
+/*
+ * Where did a probe's time go? Loads the test-only module bst_attr
+ * (selftests/bootstamp/modules/bst_attr.c), whose probe defers once, then
+ * sleeps 50 ms (msleep in bst_attr_sleep), spins 20 ms and waits on a
+ * completion that a kthread signals after 30 ms (bst_attr_wait). The boot
+ * traces the scheduler from boot with the recorder's counter
+ * (trace_clock=arm64-counter trace_event=sched:sched_switch,
+ * sched:sched_waking trace_trigger=sched_switch.stacktrace), so this
+ * program waits for the retry to bind, stops the trace and copies into
+ * DUMP_DIR (the boot's bst.dump=) the module's debugfs files, the trace
+ * (sched.trace), the trace clock and the probe's own measurement of its
+ * parts (bst_attr.log, the kernel log line). The host judges the dump with
+ * scripts/report/bootreport (selftests/bootreport/host-check): that is the
+ * test of the attribution; here only what the guest can tell: the load, the
+ * deferral and retry, a trace that lost no event.
+ */
+#include "bootstamp_test.h"
+#include "../lib/bst_trace.h"
+
+#include <dirent.h>
+#include <sys/stat.h>
+
+#define ATTR_KO		"/lib/modules/bst_attr.ko"
+#define TRACEFS		"/sys/kernel/tracing"
+#define DUMP_DIR	"/tmp/bst-attr"
+#define BIND_WAIT_MS	10000
+
+/*
+ * Has bst-attr's probe returned 0? Its probes row then has a return value
+ * (the driver link of sysfs appears before the probe runs, so it does not
+ * tell).
+ */
+static bool attr_bound(void)
+{
+	char *text = bst_read("probes");
+	struct bst_table t;
+	int i, c_dev, c_ret;
+	bool bound = false;
+
+	bst_parse(text, &t);
+	c_dev = bst_col(&t, "device");
+	c_ret = bst_col(&t, "ret");
+	for (i = 0; i < t.nrows; i++) {
+		const struct bst_row *r = &t.rows[i];
+
+		if (r->n > c_ret && !strcmp(r->f[c_dev], "bst-attr") && !strcmp(r->f[c_ret], "0"))
+			bound = true;
+	}
+	bst_table_free(&t);
+	free(text);
+	return bound;
+}
+
+static int write_out(const char *name, const char *text)
+{
+	char path[PATH_MAX];
+	size_t len = strlen(text);
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", DUMP_DIR, name);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0444);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, text, len) != (ssize_t)len) {
+		close(fd);
+		return -EIO;
+	}
+	return close(fd) ? -errno : 0;
+}
+
+/* Every regular file of the module's debugfs directory into DUMP_DIR. */
+static int copy_bootstamp(void)
+{
+	DIR *d = opendir(BST_DIR);
+	struct dirent *de;
+	int n = 0;
+
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		char path[PATH_MAX], *text;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", BST_DIR, de->d_name);
+		text = bst_read_all(path, NULL);
+		if (!text)
+			continue;
+		if (!write_out(de->d_name, text))
+			n++;
+		free(text);
+	}
+	closedir(d);
+	return n;
+}
+
+int main(void)
+{
+	char *summary, *trace, *clock, *line, *cmdline, *want, sel[64];
+	int fd, waited, n, err;
+
+	ksft_print_header();
+	ksft_set_plan(4);
+	bst_need_module();
+	summary = bst_read("summary");
+	if (strcmp(bst_key(summary, "probes") ?: "", "on"))
+		ksft_exit_skip("the module records no probes on this kernel (no kretprobes)\n");
+	bst_tracefs(TRACEFS "/trace");
+	clock = bst_read_all(TRACEFS "/trace_clock", NULL);
+	if (!clock)
+		ksft_exit_fail_msg("read %s/trace_clock: %s\n", TRACEFS, strerror(errno));
+	/*
+	 * The clock the command line asks for: arm64-counter with the series,
+	 * local or mono in live mode (a kernel without it), which bootreport
+	 * places through the summary's sync keys.
+	 */
+	cmdline = bst_slurp(BST_CMDLINE);
+	want = cmdline ? strstr(cmdline, "trace_clock=") : NULL;
+	if (!want)
+		ksft_exit_fail_msg("no trace_clock= on the command line\n");
+	snprintf(sel, sizeof(sel), "[%.*s]", (int)strcspn(want + 12, "\t\n "), want + 12);
+	if (!strstr(clock, sel))
+		ksft_exit_fail_msg("trace clock is not %s: %s", sel, clock);
+	free(cmdline);
+
+	fd = open(ATTR_KO, O_RDONLY | O_CLOEXEC);
+	if (fd < 0 || syscall(SYS_finit_module, fd, "", 0))
+		ksft_exit_fail_msg("load %s: %s\n", ATTR_KO, strerror(errno));
+	close(fd);
+	ksft_test_result_pass("loaded %s\n", ATTR_KO);
+
+	for (waited = 0; !attr_bound() && waited < BIND_WAIT_MS; waited += 50)
+		usleep(50000);
+	ksft_test_result(attr_bound(),
+			 "bst-attr bound on its retry (%d ms after the load)\n", waited);
+	/* Logged from a work item after the probe returned: wait for it. */
+	for (waited = 0; !(line = bst_kmsg_find("bst-attr: try 2:")) && waited < BIND_WAIT_MS;
+	     waited += 50)
+		usleep(50000);
+	ksft_test_result(!!line, "the probe logged its parts: %s\n", line ?: "(none)");
+
+	/* Stop the ring so that the copy is one consistent trace. */
+	err = bst_write_file(TRACEFS "/tracing_on", "0");
+	if (err)
+		ksft_exit_fail_msg("stop the trace: %s\n", strerror(-err));
+	trace = bst_read_trace(TRACEFS "/trace");
+	if (mkdir(DUMP_DIR, 0755) && errno != EEXIST)
+		ksft_exit_fail_msg("mkdir %s: %s\n", DUMP_DIR, strerror(errno));
+	n = copy_bootstamp();
+	err = (n < 0) ? n : 0;
+	if (!err && trace)
+		err = write_out("sched.trace", trace);
+	if (!err)
+		err = write_out("trace_clock", clock);
+	if (!err && line) {
+		char buf[512];
+
+		snprintf(buf, sizeof(buf), "%s\n", line);
+		err = write_out("bst_attr.log", buf);
+	}
+	ksft_test_result(trace && !err,
+			 "the trace kept every event and went to %s with %d bootstamp files: %s\n",
+			 DUMP_DIR, n, err ? strerror(-err) : "ok");
+	free(trace);
+	free(line);
+	free(clock);
+	free(summary);
+	ksft_finished();
+}
