@@ -12,6 +12,12 @@
 #                      ("uart-gate", on the PL061), whose driver probes at
 #                      device_initcall: a gateable clock with no provider
 #                      at console_init, as many SoCs' UART clocks are
+#   uart-assigned-rate the PL011 has assigned-clocks/assigned-clock-rates
+#                      naming its own clock at the rate it has: nothing
+#                      changes at the probe, but console patch 3 leaves
+#                      such a UART to the probe (the clock settings are the
+#                      probe's to apply), so it registers there, as
+#                      unpatched: the at-probe control of console patch 3
 #   timer-quirks       the arch timer node has clock-frequency = 50 MHz
 #                      (QEMU's counter runs at CNTFRQ_EL0 = 62.5 MHz: the
 #                      kernel believes the DT) and hisilicon,erratum-161010101
@@ -46,6 +52,18 @@ uart-gated-clock)
 	fdtput -t x "$out" /uart-gate enable-gpios "$gpio" 5 0
 	fdtput -t x "$out" /uart-gate phandle "$gate"
 	fdtput -t x "$out" "$uart" clocks "$gate" "$gate" ;;
+uart-assigned-rate)
+	uart=$(fdtget -t s "$out" /chosen stdout-path)
+	uartclk=$(fdtget -t x "$out" "$uart" clocks | cut -d' ' -f1)
+	clknode=$(fdtget -l "$out" / | while read -r n; do
+		if [ "$(fdtget -t x "$out" "/$n" phandle 2>/dev/null)" = "$uartclk" ]; then
+			echo "/$n"
+		fi
+	done)
+	[ -n "$clknode" ] || die "no node with the PL011 clock's phandle $uartclk"
+	fdtput -t x "$out" "$uart" assigned-clocks "$uartclk"
+	fdtput -t u "$out" "$uart" assigned-clock-rates \
+		"$(fdtget -t u "$out" "$clknode" clock-frequency)" ;;
 timer-quirks)
 	fdtput -t u "$out" /timer clock-frequency 50000000
 	fdtput "$out" /timer hisilicon,erratum-161010101 ;;
