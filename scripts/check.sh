@@ -102,7 +102,10 @@ python_unit_tests() {
 	unit_tests "module/systemd" "$BST_TOP/module/systemd/tests"
 	local d
 	for d in "$BST_TOP"/selftests/*/tests; do
-		[ ! -d "$d" ] || unit_tests "$(basename "$(dirname "$d")") host-check" "$d"
+		# The mutants' tests apply them to the series and debug trees:
+		# after the kernel builds below have brought those up to date.
+		[ "$d" = "$BST_TOP/selftests/mutants/tests" ] ||
+			[ ! -d "$d" ] || unit_tests "$(basename "$(dirname "$d")") host-check" "$d"
 	done
 }
 timed "Python unit tests" python_unit_tests
@@ -111,6 +114,8 @@ for v in $variants; do
 	stage "host: $v kernel builds" "$S/build/build-kernel.sh" "$v"
 	stage "host: guest programs build for $v" "$S/build/build-guest.sh" "$v"
 done
+timed "mutants apply to the trees just built" \
+	unit_tests "mutants host-check" "$BST_TOP/selftests/mutants/tests"
 if ! grep -qx baseline <<<"$variants"; then
 	stage "host: baseline configured (for the base side of sparse and W=1)" \
 		"$S/build/build-kernel.sh" --configure-only baseline
