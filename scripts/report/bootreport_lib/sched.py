@@ -23,7 +23,12 @@ interval; in that interval the task is, from event to event:
              back to it
 
 A wakeup while the task still runs (it was woken before it switched out)
-changes nothing: its switch-out then says R. The blocked time is charged
+usually changes nothing: its switch-out then says R. But __schedule()
+reads the state before it traces the switch, and try_to_wake_up() traces
+sched_waking before it waits for that switch, so a waker on another CPU
+can record its waking in between: the switch-out says S or D and no
+wakeup follows it. Such a sleep, ended by no wakeup of its own before the
+switch back, is runnable from the switch-out. The blocked time is charged
 to the call site of the switch-out's stack: the outermost sleep primitive
 (msleep, wait_for_completion, mutex_lock, ...) and the first frame outside
 them, as "msleep in foo_probe". The stack is symbolized by the kernel when
@@ -303,6 +308,10 @@ def attribute(trace, pid, start, end):
         return None
     sp = Split(pid, start, end)
     state, since, where, cpu = "on", start, None, None
+    # A wakeup seen while the task ran: if its sleeping switch-out then
+    # gets no wakeup of its own before the switch back, the waker beat
+    # the switch's trace (review A1) and the task was runnable from it.
+    woken_on, woken_before_out = False, False
     for ev in trace.by_pid.get(pid, []):
         if ev.t <= start:
             continue
@@ -318,11 +327,17 @@ def attribute(trace, pid, start, end):
                 state = "runnable"
             else:
                 state, where = "blocked", site(ev.stack)
+                woken_before_out = woken_on
         elif ev.kind == "switch" and ev.next == pid:
+            if state == "blocked" and woken_before_out:
+                state = "runnable"
             _close(sp, state, since, ev.t, where)
             if cpu is not None and ev.cpu != cpu:
                 sp.migrations += 1
             state, since, where = "on", ev.t, None
+            woken_on = woken_before_out = False
+        elif ev.kind == "wakeup" and ev.pid == pid and state == "on":
+            woken_on = True
         elif ev.kind == "wakeup" and ev.pid == pid and state == "blocked":
             _close(sp, state, since, ev.t, where)
             state, since, where = "runnable", ev.t, None

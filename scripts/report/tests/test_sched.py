@@ -160,6 +160,34 @@ class Attribute(Dumps):
         self.assertEqual(sp.runnable_ns, 10 * MS)
         self.assertEqual(sp.on_ns, 90 * MS)
 
+    def test_waking_traced_before_sleeping_switch_out(self):
+        """The waker's sched_waking is traced before the switch-out that
+        still says D: __schedule() read the state before try_to_wake_up()
+        ran, and traces the switch later (review A1). No wakeup follows
+        the switch-out, so the task was runnable from it, not blocked."""
+        sp = self.split([
+            wakeup(1, 29.999, PID, event="sched_waking"),
+            switch(0, 30, PID, "D", OTHER), stack(0, 30.01, WAIT),
+            switch(0, 40, OTHER, "S", PID),
+        ])
+        self.assertEqual(sp.blocked_ns, 0)
+        self.assertEqual(sp.runnable_ns, 10 * MS)
+        self.assertEqual(sp.on_ns, 90 * MS)
+        self.assertEqual(sp.sites, {})
+
+    def test_waking_consumed_before_a_real_sleep(self):
+        """A waking while the task ran that it consumed (woken, ran on,
+        then slept again): the sleep is ended by its own wakeup, and is
+        blocked until then."""
+        sp = self.split([
+            wakeup(1, 20, PID, event="sched_waking"),
+            switch(0, 30, PID, "D", OTHER), stack(0, 30.01, WAIT),
+            wakeup(1, 38, PID, event="sched_waking"),
+            switch(0, 40, OTHER, "S", PID),
+        ])
+        self.assertEqual(sp.blocked_ns, 8 * MS)
+        self.assertEqual(sp.runnable_ns, 2 * MS)
+
     def test_waking_ends_the_sleep(self):
         """sched_waking (the waker asks) ends the sleep; the sched_wakeup
         that the task's CPU records later, when it takes the task onto its
