@@ -51,6 +51,7 @@ _SWITCH_RE = re.compile(r"prev_pid=(?P<prev>\d+) .*prev_state=(?P<state>\S+)"
                         r" ==> .*next_pid=(?P<next>\d+) ")
 _WAKEUP_RE = re.compile(r" pid=(?P<pid>\d+) prio=")
 _HEADER_RE = re.compile(r"entries-in-buffer/entries-written: (\d+)/(\d+)")
+_LOST_RE = re.compile(r"^CPU:(?P<cpu>\d+) \[LOST(?: (?P<n>\d+))? EVENTS\]")
 _FRAME_RE = re.compile(r"^\s*=>\s*(?P<sym>\S+)(?:\s+\[(?P<mod>[^\]]+)\])?")
 
 # Frames of the tracing and of the switch itself, above the scheduler.
@@ -91,13 +92,13 @@ class Event:
     "wakeup" (pid) on @cpu at @t (trace clock units, converted later)."""
 
     __slots__ = ("kind", "t", "cpu", "prev", "next", "state", "pid",
-                 "stack", "line")
+                 "stack", "stack_pid", "line")
 
     def __init__(self, kind, t, cpu, line):
         self.kind, self.t, self.cpu, self.line = kind, t, cpu, line
         self.prev = self.next = self.pid = None
         self.state = None
-        self.stack = None
+        self.stack = self.stack_pid = None
 
 
 class Trace:
@@ -110,9 +111,24 @@ class Trace:
         self.events = []
         self.held = self.written = None
         self.first_t = {}   # cpu -> first event time
+        # [cpu, n, after, before]: n events (None: unknown) lost on cpu
+        # between its events at times after and before (None: no such
+        # event), from the "CPU:N [LOST n EVENTS]" lines.
+        self.lost_mid = []
+        last_t, pending_lost = {}, {}
         last_by_cpu = {}
         cur_stack = None
         for lineno, raw in enumerate(text.splitlines(), 1):
+            lm = _LOST_RE.match(raw)
+            if lm:
+                c = int(lm.group("cpu"))
+                gap = [c, int(lm.group("n")) if lm.group("n") else None,
+                       last_t.get(c), None]
+                self.lost_mid.append(gap)
+                pending_lost[c] = gap
+                last_by_cpu[c] = ("lost", None)
+                cur_stack = None
+                continue
             if raw.startswith("#"):
                 m = _HEADER_RE.search(raw)
                 if m:
@@ -131,6 +147,10 @@ class Trace:
             cpu = int(m.group("cpu"))
             t = self._time(path, lineno, m.group("ts"))
             self.first_t.setdefault(cpu, t)
+            last_t[cpu] = t
+            if cpu in pending_lost:
+                pending_lost.pop(cpu)[3] = t
+            pid = int(m.group("pid"))
             if ev_name == "<stack trace>":
                 # Recorded after its switch (the trigger with the event, as
                 # the 7.2 kernel does) or before it: the switch next to it
@@ -138,10 +158,10 @@ class Trace:
                 cur_stack = []
                 last = last_by_cpu.get(cpu)
                 if last and last[0] == "switch" and last[1].stack is None:
-                    last[1].stack = cur_stack
+                    last[1].stack, last[1].stack_pid = cur_stack, pid
                     last_by_cpu[cpu] = ("taken", None)
                 else:
-                    last_by_cpu[cpu] = ("stack", cur_stack)
+                    last_by_cpu[cpu] = ("stack", (cur_stack, pid))
                 continue
             body = m.group("body")
             if ev_name == "sched_switch":
@@ -154,7 +174,7 @@ class Trace:
                 ev.state = sm.group("state")
                 last = last_by_cpu.get(cpu)
                 if last and last[0] == "stack":
-                    ev.stack = last[1]
+                    ev.stack, ev.stack_pid = last[1]
                 last_by_cpu[cpu] = ("switch", ev)
             elif ev_name in ("sched_waking", "sched_wakeup",
                              "sched_wakeup_new"):
@@ -190,19 +210,22 @@ class Trace:
         """Put every event on the dump's time base (ns): counter ticks
         through the summary's rate, local/mono clocks through its sync
         keys (the module's live mode on a distro kernel)."""
-        if self.clock in ("arm64-counter", "counter"):
+        if self.clock == "arm64-counter":
             conv = dump.counter_to_base
         elif self.clock == "local":
             conv = lambda t: dump.clock_to_base("local_clock", t)  # noqa: E731
-        elif self.clock == "mono":
-            conv = lambda t: dump.clock_to_base("monotonic", t)  # noqa: E731
         else:
+            # mono is NTP-slewed: placed through one sync point, an event
+            # a minute away is off by ms; "counter" counts events.
             raise InputError(self.path, None, "trace clock %s cannot be put "
                              "on the counter timeline (boot with "
-                             "trace_clock=arm64-counter, or use local or "
-                             "mono)" % self.clock)
+                             "trace_clock=arm64-counter, or trace on the "
+                             "local clock)" % self.clock)
         for ev in self.events:
             ev.t = conv(ev.t)
+        for gap in self.lost_mid:
+            gap[2] = float("-inf") if gap[2] is None else conv(gap[2])
+            gap[3] = float("inf") if gap[3] is None else conv(gap[3])
         self.first_t = {c: conv(t) for c, t in self.first_t.items()}
         # Without a lost event the trace covers all from its first event;
         # with some, only from where every CPU's ring still starts.
@@ -243,12 +266,13 @@ def load(dump):
     if not os.path.exists(path):
         return None
     clock = read_clock(os.path.join(dump.dir, "trace_clock"))
+    if clock is None:
+        # Not guessed from the time column: seconds may be local, mono,
+        # boot or global, each placed differently.
+        raise InputError(path, None, "no trace_clock beside it (copy "
+                         "/sys/kernel/tracing/trace_clock with the trace)")
     with open(path, encoding="utf-8", errors="replace") as f:
         text = f.read()
-    if clock is None:
-        # The time column tells: ticks are integers, the others seconds.
-        m = re.search(r"\]\s+(?:[\w.]{4,6}\s+)?(\d+)(\.\d+)?: sched_", text)
-        clock = "local" if m and m.group(2) else "arm64-counter"
     return Trace(path, text, clock).place(dump)
 
 
@@ -288,6 +312,9 @@ class Split:
         self.sites = {}
         self.switches = 0
         self.migrations = 0
+        # Why the split cannot be trusted (events out of order or lost,
+        # a stack of another task): the report then does not split it.
+        self.problems = []
         # (state, start, end, site): the runnable and blocked stretches.
         self.segments = []
 
@@ -319,7 +346,14 @@ def attribute(trace, pid, start, end):
             break
         if ev.kind == "switch" and ev.prev == pid:
             if state != "on":
+                sp.problems.append("a switch from it while it was off the "
+                                   "CPU at %.3f ms: a switch-in missing"
+                                   % (ev.t / 1e6))
                 continue
+            if ev.stack_pid is not None and ev.stack_pid != pid and \
+                    not ev.state.startswith("R"):
+                sp.problems.append("a stack of pid %d on its switch-out at "
+                                   "%.3f ms" % (ev.stack_pid, ev.t / 1e6))
             sp.on_ns += ev.t - since
             sp.switches += 1
             since, cpu = ev.t, ev.cpu
@@ -329,6 +363,9 @@ def attribute(trace, pid, start, end):
                 state, where = "blocked", site(ev.stack)
                 woken_before_out = woken_on
         elif ev.kind == "switch" and ev.next == pid:
+            if state == "on":
+                sp.problems.append("a switch to it while it ran at %.3f "
+                                   "ms: a switch-out missing" % (ev.t / 1e6))
             if state == "blocked" and woken_before_out:
                 state = "runnable"
             _close(sp, state, since, ev.t, where)
@@ -342,6 +379,10 @@ def attribute(trace, pid, start, end):
             _close(sp, state, since, ev.t, where)
             state, since, where = "runnable", ev.t, None
     _close(sp, state, since, end, where)
+    for c, n, after, before in trace.lost_mid:
+        if after < end and before > start:
+            sp.problems.append("%s events lost on cpu %d" % (
+                n if n is not None else "some", c))
     return sp
 
 

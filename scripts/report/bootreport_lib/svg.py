@@ -109,7 +109,7 @@ def render(dump, label_top=15, everything=False):
             if c["pid"] and c["start_ns"] is not None:
                 sp = sched.attribute(dump.sched, c["pid"], c["start_ns"],
                                      c["start_ns"] + c["duration_ns"])
-                if sp:
+                if sp and not sp.problems:
                     sched_splits[("initcall", c["symbol"], c["start_ns"])] = sp
         for name, sp in text.splits(dump, dump.sched)[0]:
             if name.startswith("cpu "):

@@ -235,16 +235,19 @@ def attribution_items(dump):
 
 
 def splits(dump, trace):
-    """[(name, Split)] of the rows the trace covers, and how many it does
-    not."""
-    out, uncovered = [], 0
+    """[(name, Split)] of the rows the trace covers, how many it does not,
+    and [(name, Split)] of those it covers but cannot split (events out of
+    order or lost, a stack of another task: Split.problems)."""
+    out, uncovered, refused = [], 0, []
     for name, pid, start, end in attribution_items(dump):
         sp = sched.attribute(trace, pid, start, end)
         if sp is None:
             uncovered += 1
+        elif sp.problems:
+            refused.append((name, sp))
         else:
             out.append((name, sp))
-    return out, uncovered
+    return out, uncovered, refused
 
 
 def render_attribution(dump, trace, top):
@@ -257,11 +260,14 @@ def render_attribution(dump, trace, top):
                ", %d events lost: only from %s ms on" % (
                    trace.lost(), ms(trace.covered_from, 0))
                if trace.lost() else "")]
-    split, uncovered = splits(dump, trace)
+    split, uncovered, refused = splits(dump, trace)
     split.sort(key=lambda x: -x[1].wall_ns)
     for name, sp in split[:top]:
         out.append("  " + attribution_line(name, sp))
-    if not split:
+    for name, sp in sorted(refused, key=lambda x: -x[1].wall_ns)[:top]:
+        out.append("  %s %s ms: not split (%s)" % (
+            name, _ms1(sp.wall_ns), "; ".join(sp.problems)))
+    if not split and not refused:
         out.append("  no initcall or probe inside the trace")
     if uncovered:
         out.append("  (%d rows outside the trace or without a task: not "
