@@ -137,7 +137,8 @@ class Trace:
             fm = _FRAME_RE.match(raw)
             if fm:
                 if cur_stack is not None:
-                    cur_stack.append(fm.group("sym"))
+                    cur_stack.append(fm.group("sym") + (
+                        " [%s]" % fm.group("mod") if fm.group("mod") else ""))
                 continue
             cur_stack = None
             m = _LINE_RE.match(raw)
@@ -276,19 +277,27 @@ def load(dump):
     return Trace(path, text, clock).place(dump)
 
 
-def site(stack):
+def site(stack, t=None, own=None, loaded=None):
     """The blocking call site of a switch-out's stack (innermost frame
-    first): "msleep in foo_probe", the frame below the outermost sleep
-    primitive; "?" without a stack or a named frame."""
+    first): "msleep in foo_probe [foo]", the frame below the outermost
+    sleep primitive with its module; "?" without a stack or a named frame.
+
+    A frame in a module's init code, freed before the trace was read, may
+    be named after whatever took its place: such a name is not given
+    ("msleep in ? (module init code, name unreliable: bar_fn [bar])") when
+    its module's first initcall (@loaded: module -> start, ns) began after
+    the switch-out at @t, or when the row is module @own's initcall and the
+    frame is in another module whose initcall the dump does not have."""
     if not stack:
         return "? (no stack)"
     frames = []
     for sym in stack:
         name = sym.split()[0].split("+", 1)[0]
-        frames.append(None if re.fullmatch(r"(0x)?[0-9a-fA-F]{8,}", name)
-                      else name)
+        mm = re.search(r"\[([^\]]+)\]\s*$", sym)
+        frames.append((None if re.fullmatch(r"(0x)?[0-9a-fA-F]{8,}", name)
+                       else name, mm.group(1) if mm else None))
     prim = None
-    for name in frames:
+    for name, mod in frames:
         if name is None:
             return "%s in ?" % prim if prim else "?"
         if _TRACE_FRAMES.match(name):
@@ -298,7 +307,12 @@ def site(stack):
                 in SLEEP_PRIMITIVES:
             prim = re.sub(r"\.(constprop|isra|part)\.\d+$", "", name)
             continue
-        return "%s in %s" % (prim, name) if prim else name
+        frame = "%s [%s]" % (name, mod) if mod else name
+        if mod and loaded is not None and (
+                (t is not None and mod in loaded and loaded[mod] > t) or
+                (own and mod != own and mod not in loaded)):
+            frame = "? (module init code, name unreliable: %s)" % frame
+        return "%s in %s" % (prim, frame) if prim else frame
     return prim or "?"
 
 
@@ -327,9 +341,11 @@ class Split:
                       key=lambda x: (-x[1], x[0]))
 
 
-def attribute(trace, pid, start, end):
+def attribute(trace, pid, start, end, own=None, loaded=None):
     """Split [start, end] (dump base, ns) of task @pid; None when the trace
-    does not cover the interval or @pid is 0 (idle)."""
+    does not cover the interval or @pid is 0 (idle). @own, @loaded: as
+    site() takes them (the row's module if it is a module's initcall, and
+    the start of each module's first initcall)."""
     if not pid or trace.covered_from is None or start < trace.covered_from \
             or trace.covered_to is None or end > trace.covered_to:
         return None
@@ -360,7 +376,7 @@ def attribute(trace, pid, start, end):
             if ev.state.startswith("R"):
                 state = "runnable"
             else:
-                state, where = "blocked", site(ev.stack)
+                state, where = "blocked", site(ev.stack, ev.t, own, loaded)
                 woken_before_out = woken_on
         elif ev.kind == "switch" and ev.next == pid:
             if state == "on":

@@ -105,10 +105,14 @@ def render(dump, label_top=15, everything=False):
     sched_splits = {}
     if getattr(dump, "sched", None) is not None:
         from . import text  # noqa: E402 (text imports nothing of svg)
+        loaded = text.loaded_modules(dump)
         for c in calls:
             if c["pid"] and c["start_ns"] is not None:
-                sp = sched.attribute(dump.sched, c["pid"], c["start_ns"],
-                                     c["start_ns"] + c["duration_ns"])
+                sp = sched.attribute(
+                    dump.sched, c["pid"], c["start_ns"],
+                    c["start_ns"] + c["duration_ns"],
+                    None if c["module"] in ("vmlinux", "-") else c["module"],
+                    loaded)
                 if sp and not sp.problems:
                     sched_splits[("initcall", c["symbol"], c["start_ns"])] = sp
         for name, sp in text.splits(dump, dump.sched)[0]:

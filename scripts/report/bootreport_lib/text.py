@@ -202,17 +202,31 @@ def attribution_line(name, sp):
     return line
 
 
+def loaded_modules(dump):
+    """{module: start (ns) of its first initcall}: a frame of a module that
+    was loaded after a sleep is not that sleep's (sched.site)."""
+    out = {}
+    for r in dump.initcalls.rows if dump.initcalls else []:
+        if r["module"] not in ("vmlinux", "-") and r["start_ns"] is not None:
+            out[r["module"]] = min(out.get(r["module"], r["start_ns"]),
+                                   r["start_ns"])
+    return out
+
+
 def attribution_items(dump):
-    """(name, pid, start_ns, end_ns) of every initcall and probe row with a
-    task and an end, and of every CPU brought up at boot: the intervals the
-    sched trace can split."""
+    """(name, pid, start_ns, end_ns, module) of every initcall and probe
+    row with a task and an end, and of every CPU brought up at boot: the
+    intervals the sched trace can split; module is the initcall's module
+    (None for built-in code, probes and CPUs)."""
     out = []
     for r in dump.initcalls.rows if dump.initcalls else []:
         if r["pid"] and r["start_ns"] is not None and r["duration_ns"]:
-            name = r["symbol"] if r["module"] in ("vmlinux", "-") else \
+            builtin = r["module"] in ("vmlinux", "-")
+            name = r["symbol"] if builtin else \
                 "%s [%s]" % (r["symbol"], r["module"])
             out.append(("initcall " + name, r["pid"], r["start_ns"],
-                        r["start_ns"] + r["duration_ns"]))
+                        r["start_ns"] + r["duration_ns"],
+                        None if builtin else r["module"]))
     # A CPU brought up at boot: smp_init() in kernel_init (pid 1) asks for
     # it and waits until it is up, from requested to finished. The rows of
     # later bring-ups (hotplug) name no task.
@@ -220,7 +234,7 @@ def attribution_items(dump):
         if r["source"] == "boot" and r["requested_ns"] is not None and \
                 r["finished_ns"] is not None:
             out.append(("cpu %d bring-up" % r["cpu"], 1, r["requested_ns"],
-                        r["finished_ns"]))
+                        r["finished_ns"], None))
     tries = sched.probe_tries(analysis.probe_rows(dump))
     for (dev, drv), rows in tries.items():
         for i, r in enumerate(rows, 1):
@@ -230,7 +244,7 @@ def attribution_items(dump):
             if len(rows) > 1:
                 name += " try %d" % i
             out.append((name, r["pid"], r["start_ns"],
-                        r["start_ns"] + r["duration_ns"]))
+                        r["start_ns"] + r["duration_ns"], None))
     return out
 
 
@@ -239,8 +253,9 @@ def splits(dump, trace):
     and [(name, Split)] of those it covers but cannot split (events out of
     order or lost, a stack of another task: Split.problems)."""
     out, uncovered, refused = [], 0, []
-    for name, pid, start, end in attribution_items(dump):
-        sp = sched.attribute(trace, pid, start, end)
+    loaded = loaded_modules(dump)
+    for name, pid, start, end, own in attribution_items(dump):
+        sp = sched.attribute(trace, pid, start, end, own, loaded)
         if sp is None:
             uncovered += 1
         elif sp.problems:

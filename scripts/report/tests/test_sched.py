@@ -135,8 +135,8 @@ class Attribute(Dumps):
         self.assertEqual(sp.on_ns + sp.runnable_ns + sp.blocked_ns,
                          sp.wall_ns)
         self.assertEqual(sp.site_list(), [
-            ["msleep in foo_sleep", 50 * MS, 1],
-            ["wait_for_completion in foo_wait", 27 * MS, 1]])
+            ["msleep in foo_sleep [foo]", 50 * MS, 1],
+            ["wait_for_completion in foo_wait [foo]", 27 * MS, 1]])
 
     def test_preempted_is_runnable(self):
         sp = self.split([
@@ -200,7 +200,7 @@ class Attribute(Dumps):
         self.assertEqual(sp.blocked_ns, 30 * MS)
         self.assertEqual(sp.runnable_ns, int(8.5 * MS))
         self.assertEqual(sp.site_list(),
-                         [["wait_for_completion in foo_wait", 30 * MS, 1]])
+                         [["wait_for_completion in foo_wait [foo]", 30 * MS, 1]])
 
     def test_migration(self):
         """Out on CPU 0, woken and back in on CPU 1: one interval, the
@@ -216,8 +216,8 @@ class Attribute(Dumps):
         self.assertEqual(sp.runnable_ns, int(1.25 * MS))
         self.assertEqual(sp.on_ns, int(38.75 * MS))
         self.assertEqual(sp.site_list(), [
-            ["wait_for_completion in foo_wait", 40 * MS, 1],
-            ["msleep in foo_sleep", 20 * MS, 1]])
+            ["wait_for_completion in foo_wait [foo]", 40 * MS, 1],
+            ["msleep in foo_sleep [foo]", 20 * MS, 1]])
 
     def test_nested_intervals_and_sleeps(self):
         """An initcall whose task probes a device inside it: the probe's
@@ -233,10 +233,10 @@ class Attribute(Dumps):
         outer = self.split(lines, start=10, end=110)
         inner = self.split(lines, start=30, end=90)
         self.assertEqual(outer.site_list(), [
-            ["msleep in foo_sleep", 20 * MS, 2],
+            ["msleep in foo_sleep [foo]", 20 * MS, 2],
             ["mutex_lock in foo_lock", 10 * MS, 1]])
         self.assertEqual(inner.site_list(), [
-            ["msleep in foo_sleep", 20 * MS, 2]])
+            ["msleep in foo_sleep [foo]", 20 * MS, 2]])
         self.assertEqual(inner.on_ns, 40 * MS)
         self.assertEqual(outer.on_ns, 70 * MS)
 
@@ -249,8 +249,8 @@ class Attribute(Dumps):
             wakeup(0, 45, PID), switch(0, 45, 0, "R", PID, "swapper/0"),
         ])
         self.assertEqual(sp.site_list(), [
-            ["wait_for_completion in foo_wait", 10 * MS, 1],
-            ["msleep in foo_sleep", 5 * MS, 1]])
+            ["wait_for_completion in foo_wait [foo]", 10 * MS, 1],
+            ["msleep in foo_sleep [foo]", 5 * MS, 1]])
 
     def test_other_tasks_do_not_count(self):
         sp = self.split([
@@ -356,7 +356,8 @@ class Attribute(Dumps):
         tr = self.trace(text, clock="[local] global counter")
         self.assertEqual(tr.clock, "local")
         sp = sched.attribute(tr, PID, 10 * MS, 110 * MS)
-        self.assertEqual(sp.site_list(), [["msleep in foo_probe", 50 * MS, 1]])
+        self.assertEqual(sp.site_list(),
+                         [["msleep in foo_probe [foo]", 50 * MS, 1]])
         # Without trace_clock the clock is not guessed (review C9): the
         # seconds column may be mono, boot or global as well as local.
         with self.assertRaises(parse.InputError):
@@ -379,14 +380,32 @@ class Attribute(Dumps):
 
 class Sites(unittest.TestCase):
     def test_sites(self):
-        self.assertEqual(sched.site(MSLEEP), "msleep in foo_sleep")
-        self.assertEqual(sched.site(WAIT), "wait_for_completion in foo_wait")
+        self.assertEqual(sched.site(MSLEEP), "msleep in foo_sleep [foo]")
+        self.assertEqual(sched.site(WAIT),
+                         "wait_for_completion in foo_wait [foo]")
         self.assertEqual(sched.site(MUTEX), "mutex_lock in foo_lock")
         self.assertEqual(sched.site(SCHED + ["worker_thread", "kthread"]),
                          "schedule in worker_thread")
         self.assertEqual(sched.site(SCHED + ["0xffff800080123456",
                                              "foo_probe"]), "schedule in ?")
         self.assertEqual(sched.site(None), "? (no stack)")
+
+    def test_freed_module_init_code(self):
+        """The stack is named when the trace is read: a frame in a
+        module's init code, freed since, may read as a module loaded after
+        the sleep at that address (review A3). Such a frame, or one in
+        another module inside a module's initcall, is not named."""
+        late = SCHED + ["msleep", "bar_fn [bar]", "do_one_initcall"]
+        self.assertEqual(sched.site(late, t=20 * MS, loaded={"bar": 30 * MS}),
+                         "msleep in ? (module init code, name unreliable: "
+                         "bar_fn [bar])")
+        self.assertEqual(sched.site(late, t=40 * MS, loaded={"bar": 30 * MS}),
+                         "msleep in bar_fn [bar]")
+        self.assertEqual(sched.site(late, t=20 * MS, own="foo", loaded={}),
+                         "msleep in ? (module init code, name unreliable: "
+                         "bar_fn [bar])")
+        self.assertEqual(sched.site(MSLEEP, t=20 * MS, own="foo", loaded={}),
+                         "msleep in foo_sleep [foo]")
 
 
 class Report(Dumps):
@@ -402,8 +421,9 @@ class Report(Dumps):
         status, out, err = run([d])
         self.assertEqual(status, 0, err)
         self.assertIn("probe foo.0 [foo] try 2 100.0 ms: on-CPU 22.3, "
-                      "runnable 0.7, blocked 77.0 (msleep in foo_sleep "
-                      "50.0; wait_for_completion in foo_wait 27.0)", out)
+                      "runnable 0.7, blocked 77.0 (msleep in foo_sleep [foo] "
+                      "50.0; wait_for_completion in foo_wait [foo] 27.0)",
+                      out)
         self.assertIn("deferred probe foo.0 [foo]: 2 tries, deferred 1 "
                       "time: try 1 1.0 ms (-EPROBE_DEFER, pid 1); try 2 "
                       "100.0 ms (ok, pid 100)", out)
@@ -426,7 +446,7 @@ class Report(Dumps):
               if e.get("cat") == "sched"]
         self.assertEqual([(e["name"], e["tid"], e["ts"], e["dur"])
                           for e in ev], [
-            ("blocked: msleep in foo_sleep", PID, 12000.0, 50000.0),
+            ("blocked: msleep in foo_sleep [foo]", PID, 12000.0, 50000.0),
             ("runnable", PID, 62000.0, 500.0)])
 
     def test_cpu_bring_up(self):
@@ -469,8 +489,27 @@ class Report(Dumps):
         self.assertEqual(status, 0, err)
         titles = [e.text for e in ET.parse(svg_path).iter(
             "{http://www.w3.org/2000/svg}title")]
-        self.assertIn("blocked: msleep in foo_sleep: 50.000 ms", titles)
+        self.assertIn("blocked: msleep in foo_sleep [foo]: 50.000 ms", titles)
         self.assertIn("runnable: 0.500 ms", titles)
+
+    def test_module_initcall_site_from_a_later_module(self):
+        """An initcall of module foo that slept in its init code: read
+        later, the frame names bar, loaded after the sleep at that
+        address. The report does not print bar's name as the site."""
+        d = self.dump(self.bracket([
+            switch(0, 12, PID, "D", 0),
+            stack(0, 12.01, SCHED + ["msleep", "bar_fn [bar]",
+                                     "do_one_initcall", "do_init_module"]),
+            wakeup(0, 62, PID), switch(0, 62.5, 0, "R", PID, "swapper/0"),
+        ]))
+        with open(os.path.join(d, "initcalls"), "a") as f:
+            f.write("module foo_init foo 10000000 60000000 0 0 100\n"
+                    "module bar_init bar 200000000 1000000 0 0 300\n")
+        status, out, err = run([d])
+        self.assertEqual(status, 0, err)
+        self.assertIn("initcall foo_init [foo] 60.0 ms: on-CPU 9.5, "
+                      "runnable 0.5, blocked 50.0 (msleep in ? (module init "
+                      "code, name unreliable: bar_fn [bar]) 50.0)", out)
 
     def test_no_trace_no_section(self):
         status, out, _ = run([PROBES])
