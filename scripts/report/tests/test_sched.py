@@ -511,6 +511,31 @@ class Report(Dumps):
                       "runnable 0.5, blocked 50.0 (msleep in ? (module init "
                       "code, name unreliable: bar_fn [bar]) 50.0)", out)
 
+    def test_svg_module_inits_one_lane_per_task(self):
+        """Module inits loaded in parallel on one CPU (udev) overlap: the
+        SVG draws them on one lane per task, as trace.json, never two bars
+        at one height (review A4); one task's inits share its lane."""
+        d = self.dump(self.bracket([]))
+        with open(os.path.join(d, "initcalls"), "a") as f:
+            f.write("module a_init a 10000000 40000000 0 0 300\n"
+                    "module b_init b 15000000 40000000 0 0 301\n"
+                    "module c_init c 60000000 10000000 0 0 300\n")
+        svg_path = os.path.join(self.tmp, "out.svg")
+        status, _, err = run([d, "--svg-all", "--svg", svg_path])
+        self.assertEqual(status, 0, err)
+        ns = "{http://www.w3.org/2000/svg}"
+        y = {}
+        for r in ET.parse(svg_path).iter(ns + "rect"):
+            t = r.find(ns + "title")
+            if t is not None and t.text.split()[0] in ("a_init", "b_init",
+                                                        "c_init"):
+                y[t.text.split()[0]] = r.get("y")
+        self.assertNotEqual(y["a_init"], y["b_init"])
+        self.assertEqual(y["a_init"], y["c_init"])
+        labels = [e.text for e in ET.parse(svg_path).iter(ns + "text")]
+        self.assertIn("pid 300", labels)
+        self.assertIn("pid 301", labels)
+
     def test_no_trace_no_section(self):
         status, out, _ = run([PROBES])
         self.assertEqual(status, 0)
