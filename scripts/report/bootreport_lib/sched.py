@@ -47,9 +47,16 @@ _LINE_RE = re.compile(r"^\s*(?P<comm>.*?)-(?P<pid>\d+)\s+"
                       r"(?:\(\s*[\d-]+\)\s+)?\[(?P<cpu>\d+)\]\s+"
                       r"(?:[\w.]{4,6}\s+)?(?P<ts>\d+(?:\.\d+)?):\s+"
                       r"(?P<event><stack trace>|\w+):?\s*(?P<body>.*)$")
-_SWITCH_RE = re.compile(r"prev_pid=(?P<prev>\d+) .*prev_state=(?P<state>\S+)"
-                        r" ==> .*next_pid=(?P<next>\d+) ")
-_WAKEUP_RE = re.compile(r" pid=(?P<pid>\d+) prio=")
+# A comm (up to 15 bytes, any of them set by PR_SET_NAME) may read like
+# the fields after it ("x pid=1 prio="): the fields are matched from the
+# start of the body, each comm at most 15 bytes long, the longest that
+# fits, so that a comm cannot stand for a field.
+_SWITCH_RE = re.compile(r"^(?:prev_comm=.{0,15} )?prev_pid=(?P<prev>\d+)"
+                        r"(?: prev_prio=-?\d+)? prev_state=(?P<state>\S+)"
+                        r" ==> (?:next_comm=.{0,15} )?next_pid=(?P<next>\d+)"
+                        r"(?: next_prio=-?\d+)?\s*$")
+_WAKEUP_RE = re.compile(r"^(?:comm=.{0,15} )?pid=(?P<pid>\d+) prio=-?\d+"
+                        r"(?: success=\d+)?(?: target_cpu=\d+)?\s*$")
 _HEADER_RE = re.compile(r"entries-in-buffer/entries-written: (\d+)/(\d+)")
 _LOST_RE = re.compile(r"^CPU:(?P<cpu>\d+) \[LOST(?: (?P<n>\d+))? EVENTS\]")
 _FRAME_RE = re.compile(r"^\s*=>\s*(?P<sym>\S+)(?:\s+\[(?P<mod>[^\]]+)\])?")
@@ -166,7 +173,7 @@ class Trace:
                 continue
             body = m.group("body")
             if ev_name == "sched_switch":
-                sm = _SWITCH_RE.search(body + " ")
+                sm = _SWITCH_RE.match(body)
                 if not sm:
                     raise InputError(path, lineno, "sched_switch without "
                                      "prev_pid/prev_state/next_pid")
@@ -179,7 +186,7 @@ class Trace:
                 last_by_cpu[cpu] = ("switch", ev)
             elif ev_name in ("sched_waking", "sched_wakeup",
                              "sched_wakeup_new"):
-                wm = _WAKEUP_RE.search(" " + body)
+                wm = _WAKEUP_RE.match(body)
                 if not wm:
                     raise InputError(path, lineno, "%s without pid=" % ev_name)
                 ev = Event("wakeup", t, cpu, lineno)

@@ -84,8 +84,16 @@ def render(dump, top=10, width=24, userspace_end=None):
     if calls:
         slow = sorted(calls, key=lambda r: -r["duration_ns"])[:top]
         total = sum(r["duration_ns"] for r in calls)
-        out.append("Top %d of %d initcalls by duration (%s ms in all)" % (
-            len(slow), len(calls), ms(total, 0)))
+        placed = [r for r in calls if r["start_ns"] is not None]
+        # Module inits loaded in parallel (udev) overlap: the time with an
+        # initcall running is the union, the sum counts overlaps twice.
+        out.append("Top %d of %d initcalls by duration (%s ms with an "
+                   "initcall running%s; %s ms added up over parallel module "
+                   "inits)" % (
+                       len(slow), len(calls), ms(analysis.wall_ns(placed), 0),
+                       ", not counting %d without a start" % (
+                           len(calls) - len(placed))
+                       if len(placed) < len(calls) else "", ms(total, 0)))
         sym_w = max(len(r["symbol"]) for r in slow)
         scale = slow[0]["duration_ns"] or 1
         for r in slow:
@@ -298,8 +306,25 @@ def render_attribution(dump, trace, top):
             parts.append("try %d %s ms (%s, pid %s)" % (
                 i, _ms1(r["duration_ns"]), ret, r["pid"]))
         ndef = sum(r["ret"] == EPROBE_DEFER for r in rows)
-        out.append("  deferred probe %s [%s]: %d tries, deferred %d time%s: "
-                   "%s" % (dev, drv, len(rows), ndef, "" if ndef == 1
+        tries = "%d tr%s" % (len(rows), "y" if len(rows) == 1 else "ies")
+        if not ndef:
+            # Unbound and bound again, or a module reloaded: no deferral.
+            out.append("  probe %s [%s]: %s, none deferred (unbound and "
+                       "bound again, or its module reloaded): %s" % (
+                           dev, drv, tries, "; ".join(parts)))
+            continue
+        # What slows a boot is the wait from the first try to the bind
+        # (a supplier probed later), more than each try's cost.
+        bound = [r for r in rows[1:] if r["ret"] == 0 and
+                 r["start_ns"] is not None]
+        first = rows[0]["start_ns"]
+        if bound and first is not None:
+            parts.append("bound %s ms after the first try began" % _ms1(
+                bound[0]["start_ns"] + bound[0]["duration_ns"] - first))
+        elif not any(r["ret"] == 0 for r in rows):
+            parts.append("not bound")
+        out.append("  deferred probe %s [%s]: %s, deferred %d time%s: "
+                   "%s" % (dev, drv, tries, ndef, "" if ndef == 1
                            else "s", "; ".join(parts)))
     return out
 

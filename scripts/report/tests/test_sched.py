@@ -316,6 +316,27 @@ class Attribute(Dumps):
                       out)
         self.assertNotIn("on-CPU 100.0", out)
 
+    def test_comm_that_looks_like_fields(self):
+        """A task's comm (up to 15 bytes, set by PR_SET_NAME) that reads
+        like the fields after it (review D2): the pids are the fields',
+        not the comm's."""
+        def body(event, text, cpu=1):
+            return "%16s-%-7d [%03d] d..2. %12d: %s: %s" % (
+                "bar", OTHER, cpu, tick(text[0]), event, text[1])
+        sp = self.split([
+            body("sched_switch", cpu=0, text=(20, "prev_comm=a prev_pid=7 x "
+                                  "prev_pid=%d prev_prio=120 prev_state=D "
+                                  "==> next_comm=b next_pid=0 x next_pid=0 "
+                                  "next_prio=120" % PID)),
+            stack(0, 20.01, MSLEEP),
+            body("sched_waking", (50, "comm=x pid=7 prio= pid=%d prio=120 "
+                                  "target_cpu=000" % PID)),
+            switch(0, 60, 0, "R", PID, "swapper/0"),
+        ])
+        self.assertEqual(sp.problems, [])
+        self.assertEqual(sp.blocked_ns, 30 * MS)
+        self.assertEqual(sp.runnable_ns, 10 * MS)
+
     def test_outside_the_trace_is_not_split(self):
         tr = self.trace(self.bracket([]))
         self.assertIsNone(sched.attribute(tr, PID, -5 * MS, 10 * MS))
@@ -426,7 +447,38 @@ class Report(Dumps):
                       out)
         self.assertIn("deferred probe foo.0 [foo]: 2 tries, deferred 1 "
                       "time: try 1 1.0 ms (-EPROBE_DEFER, pid 1); try 2 "
-                      "100.0 ms (ok, pid 100)", out)
+                      "100.0 ms (ok, pid 100); bound 105.0 ms after the "
+                      "first try began", out)
+
+    def test_rebind_is_not_a_deferral(self):
+        """Two tries of which none deferred (unbound and bound again, or
+        a module reloaded) are not called a deferred probe (review C10)."""
+        d = self.dump(self.bracket([]), probes=(
+            "foo.0 foo platform 5000000 1000000 0 no 0 1\n"
+            "foo.0 foo platform 10000000 2000000 0 no 0 100\n"))
+        status, out, err = run([d])
+        self.assertEqual(status, 0, err)
+        self.assertNotIn("deferred probe foo.0", out)
+        self.assertIn("probe foo.0 [foo]: 2 tries, none deferred (unbound "
+                      "and bound again, or its module reloaded): try 1 1.0 "
+                      "ms (ok, pid 1); try 2 2.0 ms (ok, pid 100)", out)
+
+    def test_initcall_header_wall_time(self):
+        """Module inits in parallel (live mode, udev): the header gives
+        the time with an initcall running, and the sum apart (review
+        D1)."""
+        d = self.dump(self.bracket([]))
+        with open(os.path.join(d, "initcalls")) as f:
+            rows = [x for x in f if x.startswith("#")]
+        with open(os.path.join(d, "initcalls"), "w") as f:
+            f.write("".join(rows) +
+                    "module a_init a 10000000 40000000 0 0 300\n"
+                    "module b_init b 30000000 40000000 0 0 301\n")
+        status, out, err = run([d])
+        self.assertEqual(status, 0, err)
+        self.assertIn("Top 2 of 2 initcalls by duration (60.000 ms with an "
+                      "initcall running; 80.000 ms added up over parallel "
+                      "module inits)", out)
 
     def test_json_nested_stretches(self):
         """--json adds each runnable and blocked stretch as a slice on the
