@@ -150,6 +150,22 @@ class HostCheck(unittest.TestCase):
         self.assertEqual(rc, 0, out)
 
 
+    def test_sleep_moved_into_runnable(self):
+        """A split that moves 10 ms of the 51 ms sleep into runnable (the
+        sleep's wakeup traced at 50 ms, not 60, against the driver's own
+        account): the site still holds 90 % of the sleep less all the
+        runnable time, so the judge must bound the runnable part too
+        (review C4)."""
+        trace = [line.replace('%12d: sched_wakeup' % (19500000 + 60 * 62500),
+                              '%12d: sched_wakeup' % (19500000 + 50 * 62500))
+                 for line in TRACE]
+        self.assertNotEqual(trace, TRACE)
+        rc, out = host_check(self.tmp, trace=trace)
+        self.assertIn('runnable 11.5, blocked 69.6', out)
+        self.assertEqual(rc, 1, out)
+        self.assertFalse(passed(out, 'blocked in "msleep'), out)
+        self.assertFalse(passed(out, 'from the completion to the probe running again'), out)
+
     def test_wakeup_ignored(self):
         """A bootreport that keeps a task blocked until it runs again
         charges the wakeup latency to the site: the runnable time from the
