@@ -14,22 +14,35 @@ import statistics
 INIT_MILESTONE = "init_exec"        # the kernel is about to exec /init
 DEFAULT_END = "userspace-ready"     # the mark that ends userspace by default
 KINDS = ("milestone", "phase", "initcall", "probe")
-# The points that bound the phases, from counter zero on.
-PHASE_NAMES = ("firmware", "kernel", "userspace")
-# Counter zero to kernel entry is firmware time only where the dump says
-# firmware ran there (the module's before_entry: an EFI boot). Elsewhere
-# nothing tells when the board started its counter: a Raspberry Pi 5's
-# VideoCore stage may run before the Arm side's counter starts, so that
-# stretch is named for what it measures.
+# Counter zero to kernel entry is named for what it measures, never
+# "firmware": the module's before_entry says what ran there (firmware,
+# boot loader, EFI stub on an EFI boot), but not when the board started
+# its counter. UEFI says nothing about the Arm counter, and a Raspberry
+# Pi 5's VideoCore stage may run before it starts; only ACPI FPDT or a
+# board documented to start it at power-on would make it firmware time.
 UNVERIFIED_FIRST = "cnt0-to-entry"
+# The points that bound the phases, from counter zero on.
+PHASE_NAMES = (UNVERIFIED_FIRST, "kernel", "userspace")
+# What the module's before_entry names, for the note.
+BEFORE_ENTRY_WORDS = {"firmware": "firmware", "bootloader": "boot loader",
+                      "efi_stub": "EFI stub"}
 
 
 def phase_names(dump):
-    """PHASE_NAMES for @dump, its first name as its before_entry allows."""
-    before = dump.summary.meta.get("before_entry", "-")
-    if "firmware" in before.split(","):
-        return PHASE_NAMES
-    return (UNVERIFIED_FIRST,) + PHASE_NAMES[1:]
+    """PHASE_NAMES: the same for every dump (see UNVERIFIED_FIRST)."""
+    return PHASE_NAMES
+
+
+def before_entry_says(before):
+    """What ran before entry, from before_entry: "firmware, boot loader
+    and EFI stub ran there", or that it is not known."""
+    words = [BEFORE_ENTRY_WORDS[w] for w in (before or "").split(",")
+             if w in BEFORE_ENTRY_WORDS]
+    if not words:
+        return "what ran there is not known"
+    if len(words) > 1:
+        words = [", ".join(words[:-1]), words[-1]]
+    return "%s ran there" % " and ".join(words)
 
 
 class SplitError(Exception):
@@ -46,13 +59,13 @@ def end_row(dump, name):
 
 
 class Split:
-    """firmware | kernel | userspace, like systemd-analyze.
+    """cnt0-to-entry | kernel | userspace, like systemd-analyze.
 
     parts: [(label, ns)] between consecutive known points among counter
     zero, kernel_entry, init_exec and the userspace end; a point that is
-    missing merges its neighbours ("firmware+kernel"). total: counter zero
-    to the last known point. The first part is "firmware" only where the
-    dump says firmware ran before entry, else UNVERIFIED_FIRST.
+    missing merges its neighbours ("cnt0-to-entry+kernel"). total: counter zero
+    to the last known point. The first part is UNVERIFIED_FIRST, whatever
+    the dump says ran before entry.
     """
 
     def __init__(self, dump, userspace_end=None, strict=True):
@@ -101,12 +114,13 @@ class Split:
             out.append("live-only dump: no kernel_entry or %s stamp, so "
                        "what ran before the kernel and the kernel cannot "
                        "be told apart" % INIT_MILESTONE)
-        elif self.names[0] == UNVERIFIED_FIRST:
+        else:
             out.append("%s: counter zero to kernel entry, not verified as "
-                       "firmware time; before_entry=%s: the board may start "
-                       "its counter after its firmware began, unknown for "
-                       "the Raspberry Pi 5" % (UNVERIFIED_FIRST,
-                                               self.before_entry))
+                       "firmware time; before_entry=%s: %s; when the "
+                       "counter started is unverified (UEFI does not say; "
+                       "unknown for the Raspberry Pi 5)" % (
+                           UNVERIFIED_FIRST, self.before_entry,
+                           before_entry_says(self.before_entry)))
         if self.end is None:
             out.append("userspace: no mark %r; stamp the end of boot with "
                        "`echo %s > /sys/kernel/debug/bootstamp/mark` or "
@@ -262,8 +276,8 @@ class Compare:
 
     def headline(self):
         out = []
-        order = ["firmware", UNVERIFIED_FIRST, "kernel", "userspace",
-                 "firmware+kernel", UNVERIFIED_FIRST + "+kernel"]
+        order = [UNVERIFIED_FIRST, "kernel", "userspace",
+                 UNVERIFIED_FIRST + "+kernel"]
         for r in sorted(self.of("phase"), key=lambda r: (
                 order.index(r["key"][0]) if r["key"][0] in order else 9)):
             if r["diff"] is None:

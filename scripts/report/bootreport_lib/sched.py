@@ -23,7 +23,12 @@ interval; in that interval the task is, from event to event:
              back to it
 
 A wakeup while the task still runs (it was woken before it switched out)
-changes nothing: its switch-out then says R. The blocked time is charged
+usually changes nothing: its switch-out then says R. But __schedule()
+reads the state before it traces the switch, and try_to_wake_up() traces
+sched_waking before it waits for that switch, so a waker on another CPU
+can record its waking in between: the switch-out says S or D and no
+wakeup follows it. Such a sleep, ended by no wakeup of its own before the
+switch back, is runnable from the switch-out. The blocked time is charged
 to the call site of the switch-out's stack: the outermost sleep primitive
 (msleep, wait_for_completion, mutex_lock, ...) and the first frame outside
 them, as "msleep in foo_probe". The stack is symbolized by the kernel when
@@ -42,10 +47,18 @@ _LINE_RE = re.compile(r"^\s*(?P<comm>.*?)-(?P<pid>\d+)\s+"
                       r"(?:\(\s*[\d-]+\)\s+)?\[(?P<cpu>\d+)\]\s+"
                       r"(?:[\w.]{4,6}\s+)?(?P<ts>\d+(?:\.\d+)?):\s+"
                       r"(?P<event><stack trace>|\w+):?\s*(?P<body>.*)$")
-_SWITCH_RE = re.compile(r"prev_pid=(?P<prev>\d+) .*prev_state=(?P<state>\S+)"
-                        r" ==> .*next_pid=(?P<next>\d+) ")
-_WAKEUP_RE = re.compile(r" pid=(?P<pid>\d+) prio=")
+# A comm (up to 15 bytes, any of them set by PR_SET_NAME) may read like
+# the fields after it ("x pid=1 prio="): the fields are matched from the
+# start of the body, each comm at most 15 bytes long, the longest that
+# fits, so that a comm cannot stand for a field.
+_SWITCH_RE = re.compile(r"^(?:prev_comm=.{0,15} )?prev_pid=(?P<prev>\d+)"
+                        r"(?: prev_prio=-?\d+)? prev_state=(?P<state>\S+)"
+                        r" ==> (?:next_comm=.{0,15} )?next_pid=(?P<next>\d+)"
+                        r"(?: next_prio=-?\d+)?\s*$")
+_WAKEUP_RE = re.compile(r"^(?:comm=.{0,15} )?pid=(?P<pid>\d+) prio=-?\d+"
+                        r"(?: success=\d+)?(?: target_cpu=\d+)?\s*$")
 _HEADER_RE = re.compile(r"entries-in-buffer/entries-written: (\d+)/(\d+)")
+_LOST_RE = re.compile(r"^CPU:(?P<cpu>\d+) \[LOST(?: (?P<n>\d+))? EVENTS\]")
 _FRAME_RE = re.compile(r"^\s*=>\s*(?P<sym>\S+)(?:\s+\[(?P<mod>[^\]]+)\])?")
 
 # Frames of the tracing and of the switch itself, above the scheduler.
@@ -86,13 +99,13 @@ class Event:
     "wakeup" (pid) on @cpu at @t (trace clock units, converted later)."""
 
     __slots__ = ("kind", "t", "cpu", "prev", "next", "state", "pid",
-                 "stack", "line")
+                 "stack", "stack_pid", "line")
 
     def __init__(self, kind, t, cpu, line):
         self.kind, self.t, self.cpu, self.line = kind, t, cpu, line
         self.prev = self.next = self.pid = None
         self.state = None
-        self.stack = None
+        self.stack = self.stack_pid = None
 
 
 class Trace:
@@ -105,9 +118,24 @@ class Trace:
         self.events = []
         self.held = self.written = None
         self.first_t = {}   # cpu -> first event time
+        # [cpu, n, after, before]: n events (None: unknown) lost on cpu
+        # between its events at times after and before (None: no such
+        # event), from the "CPU:N [LOST n EVENTS]" lines.
+        self.lost_mid = []
+        last_t, pending_lost = {}, {}
         last_by_cpu = {}
         cur_stack = None
         for lineno, raw in enumerate(text.splitlines(), 1):
+            lm = _LOST_RE.match(raw)
+            if lm:
+                c = int(lm.group("cpu"))
+                gap = [c, int(lm.group("n")) if lm.group("n") else None,
+                       last_t.get(c), None]
+                self.lost_mid.append(gap)
+                pending_lost[c] = gap
+                last_by_cpu[c] = ("lost", None)
+                cur_stack = None
+                continue
             if raw.startswith("#"):
                 m = _HEADER_RE.search(raw)
                 if m:
@@ -116,7 +144,8 @@ class Trace:
             fm = _FRAME_RE.match(raw)
             if fm:
                 if cur_stack is not None:
-                    cur_stack.append(fm.group("sym"))
+                    cur_stack.append(fm.group("sym") + (
+                        " [%s]" % fm.group("mod") if fm.group("mod") else ""))
                 continue
             cur_stack = None
             m = _LINE_RE.match(raw)
@@ -126,6 +155,10 @@ class Trace:
             cpu = int(m.group("cpu"))
             t = self._time(path, lineno, m.group("ts"))
             self.first_t.setdefault(cpu, t)
+            last_t[cpu] = t
+            if cpu in pending_lost:
+                pending_lost.pop(cpu)[3] = t
+            pid = int(m.group("pid"))
             if ev_name == "<stack trace>":
                 # Recorded after its switch (the trigger with the event, as
                 # the 7.2 kernel does) or before it: the switch next to it
@@ -133,14 +166,14 @@ class Trace:
                 cur_stack = []
                 last = last_by_cpu.get(cpu)
                 if last and last[0] == "switch" and last[1].stack is None:
-                    last[1].stack = cur_stack
+                    last[1].stack, last[1].stack_pid = cur_stack, pid
                     last_by_cpu[cpu] = ("taken", None)
                 else:
-                    last_by_cpu[cpu] = ("stack", cur_stack)
+                    last_by_cpu[cpu] = ("stack", (cur_stack, pid))
                 continue
             body = m.group("body")
             if ev_name == "sched_switch":
-                sm = _SWITCH_RE.search(body + " ")
+                sm = _SWITCH_RE.match(body)
                 if not sm:
                     raise InputError(path, lineno, "sched_switch without "
                                      "prev_pid/prev_state/next_pid")
@@ -149,11 +182,11 @@ class Trace:
                 ev.state = sm.group("state")
                 last = last_by_cpu.get(cpu)
                 if last and last[0] == "stack":
-                    ev.stack = last[1]
+                    ev.stack, ev.stack_pid = last[1]
                 last_by_cpu[cpu] = ("switch", ev)
             elif ev_name in ("sched_waking", "sched_wakeup",
                              "sched_wakeup_new"):
-                wm = _WAKEUP_RE.search(" " + body)
+                wm = _WAKEUP_RE.match(body)
                 if not wm:
                     raise InputError(path, lineno, "%s without pid=" % ev_name)
                 ev = Event("wakeup", t, cpu, lineno)
@@ -185,19 +218,22 @@ class Trace:
         """Put every event on the dump's time base (ns): counter ticks
         through the summary's rate, local/mono clocks through its sync
         keys (the module's live mode on a distro kernel)."""
-        if self.clock in ("arm64-counter", "counter"):
+        if self.clock == "arm64-counter":
             conv = dump.counter_to_base
         elif self.clock == "local":
             conv = lambda t: dump.clock_to_base("local_clock", t)  # noqa: E731
-        elif self.clock == "mono":
-            conv = lambda t: dump.clock_to_base("monotonic", t)  # noqa: E731
         else:
+            # mono is NTP-slewed: placed through one sync point, an event
+            # a minute away is off by ms; "counter" counts events.
             raise InputError(self.path, None, "trace clock %s cannot be put "
                              "on the counter timeline (boot with "
-                             "trace_clock=arm64-counter, or use local or "
-                             "mono)" % self.clock)
+                             "trace_clock=arm64-counter, or trace on the "
+                             "local clock)" % self.clock)
         for ev in self.events:
             ev.t = conv(ev.t)
+        for gap in self.lost_mid:
+            gap[2] = float("-inf") if gap[2] is None else conv(gap[2])
+            gap[3] = float("inf") if gap[3] is None else conv(gap[3])
         self.first_t = {c: conv(t) for c, t in self.first_t.items()}
         # Without a lost event the trace covers all from its first event;
         # with some, only from where every CPU's ring still starts.
@@ -238,28 +274,37 @@ def load(dump):
     if not os.path.exists(path):
         return None
     clock = read_clock(os.path.join(dump.dir, "trace_clock"))
+    if clock is None:
+        # Not guessed from the time column: seconds may be local, mono,
+        # boot or global, each placed differently.
+        raise InputError(path, None, "no trace_clock beside it (copy "
+                         "/sys/kernel/tracing/trace_clock with the trace)")
     with open(path, encoding="utf-8", errors="replace") as f:
         text = f.read()
-    if clock is None:
-        # The time column tells: ticks are integers, the others seconds.
-        m = re.search(r"\]\s+(?:[\w.]{4,6}\s+)?(\d+)(\.\d+)?: sched_", text)
-        clock = "local" if m and m.group(2) else "arm64-counter"
     return Trace(path, text, clock).place(dump)
 
 
-def site(stack):
+def site(stack, t=None, own=None, loaded=None):
     """The blocking call site of a switch-out's stack (innermost frame
-    first): "msleep in foo_probe", the frame below the outermost sleep
-    primitive; "?" without a stack or a named frame."""
+    first): "msleep in foo_probe [foo]", the frame below the outermost
+    sleep primitive with its module; "?" without a stack or a named frame.
+
+    A frame in a module's init code, freed before the trace was read, may
+    be named after whatever took its place: such a name is not given
+    ("msleep in ? (module init code, name unreliable: bar_fn [bar])") when
+    its module's first initcall (@loaded: module -> start, ns) began after
+    the switch-out at @t, or when the row is module @own's initcall and the
+    frame is in another module whose initcall the dump does not have."""
     if not stack:
         return "? (no stack)"
     frames = []
     for sym in stack:
         name = sym.split()[0].split("+", 1)[0]
-        frames.append(None if re.fullmatch(r"(0x)?[0-9a-fA-F]{8,}", name)
-                      else name)
+        mm = re.search(r"\[([^\]]+)\]\s*$", sym)
+        frames.append((None if re.fullmatch(r"(0x)?[0-9a-fA-F]{8,}", name)
+                       else name, mm.group(1) if mm else None))
     prim = None
-    for name in frames:
+    for name, mod in frames:
         if name is None:
             return "%s in ?" % prim if prim else "?"
         if _TRACE_FRAMES.match(name):
@@ -269,7 +314,12 @@ def site(stack):
                 in SLEEP_PRIMITIVES:
             prim = re.sub(r"\.(constprop|isra|part)\.\d+$", "", name)
             continue
-        return "%s in %s" % (prim, name) if prim else name
+        frame = "%s [%s]" % (name, mod) if mod else name
+        if mod and loaded is not None and (
+                (t is not None and mod in loaded and loaded[mod] > t) or
+                (own and mod != own and mod not in loaded)):
+            frame = "? (module init code, name unreliable: %s)" % frame
+        return "%s in %s" % (prim, frame) if prim else frame
     return prim or "?"
 
 
@@ -283,6 +333,9 @@ class Split:
         self.sites = {}
         self.switches = 0
         self.migrations = 0
+        # Why the split cannot be trusted (events out of order or lost,
+        # a stack of another task): the report then does not split it.
+        self.problems = []
         # (state, start, end, site): the runnable and blocked stretches.
         self.segments = []
 
@@ -295,14 +348,20 @@ class Split:
                       key=lambda x: (-x[1], x[0]))
 
 
-def attribute(trace, pid, start, end):
+def attribute(trace, pid, start, end, own=None, loaded=None):
     """Split [start, end] (dump base, ns) of task @pid; None when the trace
-    does not cover the interval or @pid is 0 (idle)."""
+    does not cover the interval or @pid is 0 (idle). @own, @loaded: as
+    site() takes them (the row's module if it is a module's initcall, and
+    the start of each module's first initcall)."""
     if not pid or trace.covered_from is None or start < trace.covered_from \
             or trace.covered_to is None or end > trace.covered_to:
         return None
     sp = Split(pid, start, end)
     state, since, where, cpu = "on", start, None, None
+    # A wakeup seen while the task ran: if its sleeping switch-out then
+    # gets no wakeup of its own before the switch back, the waker beat
+    # the switch's trace (review A1) and the task was runnable from it.
+    woken_on, woken_before_out = False, False
     for ev in trace.by_pid.get(pid, []):
         if ev.t <= start:
             continue
@@ -310,23 +369,43 @@ def attribute(trace, pid, start, end):
             break
         if ev.kind == "switch" and ev.prev == pid:
             if state != "on":
+                sp.problems.append("a switch from it while it was off the "
+                                   "CPU at %.3f ms: a switch-in missing"
+                                   % (ev.t / 1e6))
                 continue
+            if ev.stack_pid is not None and ev.stack_pid != pid and \
+                    not ev.state.startswith("R"):
+                sp.problems.append("a stack of pid %d on its switch-out at "
+                                   "%.3f ms" % (ev.stack_pid, ev.t / 1e6))
             sp.on_ns += ev.t - since
             sp.switches += 1
             since, cpu = ev.t, ev.cpu
             if ev.state.startswith("R"):
                 state = "runnable"
             else:
-                state, where = "blocked", site(ev.stack)
+                state, where = "blocked", site(ev.stack, ev.t, own, loaded)
+                woken_before_out = woken_on
         elif ev.kind == "switch" and ev.next == pid:
+            if state == "on":
+                sp.problems.append("a switch to it while it ran at %.3f "
+                                   "ms: a switch-out missing" % (ev.t / 1e6))
+            if state == "blocked" and woken_before_out:
+                state = "runnable"
             _close(sp, state, since, ev.t, where)
             if cpu is not None and ev.cpu != cpu:
                 sp.migrations += 1
             state, since, where = "on", ev.t, None
+            woken_on = woken_before_out = False
+        elif ev.kind == "wakeup" and ev.pid == pid and state == "on":
+            woken_on = True
         elif ev.kind == "wakeup" and ev.pid == pid and state == "blocked":
             _close(sp, state, since, ev.t, where)
             state, since, where = "runnable", ev.t, None
     _close(sp, state, since, end, where)
+    for c, n, after, before in trace.lost_mid:
+        if after < end and before > start:
+            sp.problems.append("%s events lost on cpu %d" % (
+                n if n is not None else "some", c))
     return sp
 
 

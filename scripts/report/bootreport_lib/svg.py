@@ -105,17 +105,33 @@ def render(dump, label_top=15, everything=False):
     sched_splits = {}
     if getattr(dump, "sched", None) is not None:
         from . import text  # noqa: E402 (text imports nothing of svg)
+        loaded = text.loaded_modules(dump)
         for c in calls:
             if c["pid"] and c["start_ns"] is not None:
-                sp = sched.attribute(dump.sched, c["pid"], c["start_ns"],
-                                     c["start_ns"] + c["duration_ns"])
-                if sp:
+                sp = sched.attribute(
+                    dump.sched, c["pid"], c["start_ns"],
+                    c["start_ns"] + c["duration_ns"],
+                    None if c["module"] in ("vmlinux", "-") else c["module"],
+                    loaded)
+                if sp and not sp.problems:
                     sched_splits[("initcall", c["symbol"], c["start_ns"])] = sp
         for name, sp in text.splits(dump, dump.sched)[0]:
             if name.startswith("cpu "):
                 sched_splits[("cpu", int(name.split()[1]), sp.start)] = sp
 
-    lanes = sorted({c["cpu"] for c in calls})
+    # Built-in initcalls run one at a time (kernel_init): a lane per CPU.
+    # Module initcalls run in the task that loads the module, in parallel
+    # under udev: a lane per task, as trace.json has them, so that no two
+    # overlap on one lane.
+    def lane_of(c):
+        if c["module"] in ("vmlinux", "-"):
+            return (0, c["cpu"] if c["cpu"] is not None else -1)
+        if c["pid"]:
+            return (1, c["pid"])
+        return (2, c["module"])
+
+    lanes = sorted({lane_of(c) for c in calls},
+                   key=lambda k: (k[0], k[1] if k[0] < 2 else 0, str(k[1])))
     height = TOP + (len(cpus) + len(lanes) + 2) * (ROW + GAP) + 60
     o = []
     o.append('<svg xmlns="http://www.w3.org/2000/svg" width="%d" height="%d" '
@@ -179,9 +195,12 @@ def render(dump, label_top=15, everything=False):
     longest = {id(c) for c in sorted(calls, key=lambda c: -c["duration_ns"])
                [:label_top]}
     for lane in lanes:
-        o.append('<text x="10" y="%d">cpu%d</text>' % (y + 13, lane))
+        kind, key = lane
+        o.append('<text x="10" y="%d">%s</text>' % (y + 13, escape(
+            "cpu%d" % key if kind == 0 else "pid %d" % key if kind == 1
+            else str(key))))
         for c in calls:
-            if c["cpu"] != lane or c["start_ns"] is None:
+            if lane_of(c) != lane or c["start_ns"] is None:
                 continue
             x0 = x(c["start_ns"])
             w = max(x(c["start_ns"] + c["duration_ns"]) - x0, 1)

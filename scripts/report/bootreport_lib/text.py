@@ -84,8 +84,16 @@ def render(dump, top=10, width=24, userspace_end=None):
     if calls:
         slow = sorted(calls, key=lambda r: -r["duration_ns"])[:top]
         total = sum(r["duration_ns"] for r in calls)
-        out.append("Top %d of %d initcalls by duration (%s ms in all)" % (
-            len(slow), len(calls), ms(total, 0)))
+        placed = [r for r in calls if r["start_ns"] is not None]
+        # Module inits loaded in parallel (udev) overlap: the time with an
+        # initcall running is the union, the sum counts overlaps twice.
+        out.append("Top %d of %d initcalls by duration (%s ms with an "
+                   "initcall running%s; %s ms added up over parallel module "
+                   "inits)" % (
+                       len(slow), len(calls), ms(analysis.wall_ns(placed), 0),
+                       ", not counting %d without a start" % (
+                           len(calls) - len(placed))
+                       if len(placed) < len(calls) else "", ms(total, 0)))
         sym_w = max(len(r["symbol"]) for r in slow)
         scale = slow[0]["duration_ns"] or 1
         for r in slow:
@@ -202,17 +210,31 @@ def attribution_line(name, sp):
     return line
 
 
+def loaded_modules(dump):
+    """{module: start (ns) of its first initcall}: a frame of a module that
+    was loaded after a sleep is not that sleep's (sched.site)."""
+    out = {}
+    for r in dump.initcalls.rows if dump.initcalls else []:
+        if r["module"] not in ("vmlinux", "-") and r["start_ns"] is not None:
+            out[r["module"]] = min(out.get(r["module"], r["start_ns"]),
+                                   r["start_ns"])
+    return out
+
+
 def attribution_items(dump):
-    """(name, pid, start_ns, end_ns) of every initcall and probe row with a
-    task and an end, and of every CPU brought up at boot: the intervals the
-    sched trace can split."""
+    """(name, pid, start_ns, end_ns, module) of every initcall and probe
+    row with a task and an end, and of every CPU brought up at boot: the
+    intervals the sched trace can split; module is the initcall's module
+    (None for built-in code, probes and CPUs)."""
     out = []
     for r in dump.initcalls.rows if dump.initcalls else []:
         if r["pid"] and r["start_ns"] is not None and r["duration_ns"]:
-            name = r["symbol"] if r["module"] in ("vmlinux", "-") else \
+            builtin = r["module"] in ("vmlinux", "-")
+            name = r["symbol"] if builtin else \
                 "%s [%s]" % (r["symbol"], r["module"])
             out.append(("initcall " + name, r["pid"], r["start_ns"],
-                        r["start_ns"] + r["duration_ns"]))
+                        r["start_ns"] + r["duration_ns"],
+                        None if builtin else r["module"]))
     # A CPU brought up at boot: smp_init() in kernel_init (pid 1) asks for
     # it and waits until it is up, from requested to finished. The rows of
     # later bring-ups (hotplug) name no task.
@@ -220,7 +242,7 @@ def attribution_items(dump):
         if r["source"] == "boot" and r["requested_ns"] is not None and \
                 r["finished_ns"] is not None:
             out.append(("cpu %d bring-up" % r["cpu"], 1, r["requested_ns"],
-                        r["finished_ns"]))
+                        r["finished_ns"], None))
     tries = sched.probe_tries(analysis.probe_rows(dump))
     for (dev, drv), rows in tries.items():
         for i, r in enumerate(rows, 1):
@@ -230,21 +252,25 @@ def attribution_items(dump):
             if len(rows) > 1:
                 name += " try %d" % i
             out.append((name, r["pid"], r["start_ns"],
-                        r["start_ns"] + r["duration_ns"]))
+                        r["start_ns"] + r["duration_ns"], None))
     return out
 
 
 def splits(dump, trace):
-    """[(name, Split)] of the rows the trace covers, and how many it does
-    not."""
-    out, uncovered = [], 0
-    for name, pid, start, end in attribution_items(dump):
-        sp = sched.attribute(trace, pid, start, end)
+    """[(name, Split)] of the rows the trace covers, how many it does not,
+    and [(name, Split)] of those it covers but cannot split (events out of
+    order or lost, a stack of another task: Split.problems)."""
+    out, uncovered, refused = [], 0, []
+    loaded = loaded_modules(dump)
+    for name, pid, start, end, own in attribution_items(dump):
+        sp = sched.attribute(trace, pid, start, end, own, loaded)
         if sp is None:
             uncovered += 1
+        elif sp.problems:
+            refused.append((name, sp))
         else:
             out.append((name, sp))
-    return out, uncovered
+    return out, uncovered, refused
 
 
 def render_attribution(dump, trace, top):
@@ -257,11 +283,14 @@ def render_attribution(dump, trace, top):
                ", %d events lost: only from %s ms on" % (
                    trace.lost(), ms(trace.covered_from, 0))
                if trace.lost() else "")]
-    split, uncovered = splits(dump, trace)
+    split, uncovered, refused = splits(dump, trace)
     split.sort(key=lambda x: -x[1].wall_ns)
     for name, sp in split[:top]:
         out.append("  " + attribution_line(name, sp))
-    if not split:
+    for name, sp in sorted(refused, key=lambda x: -x[1].wall_ns)[:top]:
+        out.append("  %s %s ms: not split (%s)" % (
+            name, _ms1(sp.wall_ns), "; ".join(sp.problems)))
+    if not split and not refused:
         out.append("  no initcall or probe inside the trace")
     if uncovered:
         out.append("  (%d rows outside the trace or without a task: not "
@@ -277,8 +306,25 @@ def render_attribution(dump, trace, top):
             parts.append("try %d %s ms (%s, pid %s)" % (
                 i, _ms1(r["duration_ns"]), ret, r["pid"]))
         ndef = sum(r["ret"] == EPROBE_DEFER for r in rows)
-        out.append("  deferred probe %s [%s]: %d tries, deferred %d time%s: "
-                   "%s" % (dev, drv, len(rows), ndef, "" if ndef == 1
+        tries = "%d tr%s" % (len(rows), "y" if len(rows) == 1 else "ies")
+        if not ndef:
+            # Unbound and bound again, or a module reloaded: no deferral.
+            out.append("  probe %s [%s]: %s, none deferred (unbound and "
+                       "bound again, or its module reloaded): %s" % (
+                           dev, drv, tries, "; ".join(parts)))
+            continue
+        # What slows a boot is the wait from the first try to the bind
+        # (a supplier probed later), more than each try's cost.
+        bound = [r for r in rows[1:] if r["ret"] == 0 and
+                 r["start_ns"] is not None]
+        first = rows[0]["start_ns"]
+        if bound and first is not None:
+            parts.append("bound %s ms after the first try began" % _ms1(
+                bound[0]["start_ns"] + bound[0]["duration_ns"] - first))
+        elif not any(r["ret"] == 0 for r in rows):
+            parts.append("not bound")
+        out.append("  deferred probe %s [%s]: %s, deferred %d time%s: "
+                   "%s" % (dev, drv, tries, ndef, "" if ndef == 1
                            else "s", "; ".join(parts)))
     return out
 

@@ -250,34 +250,38 @@ class Split(unittest.TestCase):
         # 312 ms to entry, init_exec 75.3 ms later, userspace-ready at
         # 1888.062912 ms since counter zero.
         self.assertEqual([(lab, ns) for lab, ns, _ in sp.parts],
-                         [("firmware", 312000000), ("kernel", 75300000),
+                         [("cnt0-to-entry", 312000000), ("kernel", 75300000),
                           ("userspace", 1888062912 - 387300000)])
         self.assertEqual(sp.total, 1888062912)
-        self.assertEqual(sp.line(), "Startup finished in 0.312s (firmware) "
+        self.assertEqual(sp.line(), "Startup finished in 0.312s "
+                         "(cnt0-to-entry) "
                          "+ 0.075s (kernel) + 1.501s (userspace) = 1.888s")
 
     def test_first_part_named_for_what_it_measures(self):
-        # The sample is an EFI boot: firmware ran before entry. Without
-        # that (a Pi 5 started by its firmware, or a dump of an older
-        # module without the key) it is counter zero to entry, and the
-        # report says it is not verified as firmware time (review A1).
-        for before in ("firmware,bootloader", "unverified", None):
+        # Counter zero to entry is never called firmware on the module's
+        # word: an EFI boot (the sample: firmware,bootloader,efi_stub) says
+        # what ran before entry, but UEFI says nothing about when the Arm
+        # counter starts (review A5), nor does a Pi 5 or an older module's
+        # dump ("firmware,bootloader"). The note says what ran there.
+        ran = {"firmware,bootloader,efi_stub":
+               "firmware, boot loader and EFI stub ran there",
+               "firmware,bootloader": "firmware and boot loader ran there",
+               "unverified": "what ran there is not known",
+               None: "what ran there is not known"}
+        for before, says in ran.items():
             edit = (lambda t, b=before: t.replace(
                 "# before_entry: firmware,bootloader,efi_stub",
                 "# before_entry: %s" % b if b else ""))
             with tempfile.TemporaryDirectory() as root:
                 sp = analysis.Split(parse.Dump(make_dump(root, "b",
                                                          summary_edit=edit)))
-            first = sp.parts[0][0]
             notes = " ".join(sp.notes())
-            if before == "firmware,bootloader":
-                self.assertEqual(first, "firmware")
-                self.assertNotIn("not verified", notes)
-            else:
-                self.assertEqual(first, "cnt0-to-entry", before)
-                self.assertIn("cnt0-to-entry: counter zero to kernel entry, "
-                              "not verified as firmware time", notes)
-                self.assertIn("(cnt0-to-entry)", sp.line())
+            self.assertEqual(sp.parts[0][0], "cnt0-to-entry", before)
+            self.assertIn("cnt0-to-entry: counter zero to kernel entry, "
+                          "not verified as firmware time", notes)
+            self.assertIn(says, notes)
+            self.assertIn("when the counter started is unverified", notes)
+            self.assertIn("(cnt0-to-entry)", sp.line())
 
     def test_report_starts_with_split(self):
         status, out, _ = run([FULL])
@@ -315,7 +319,7 @@ class Split(unittest.TestCase):
     def test_csv_parts_add_up(self):
         status, out, _ = run(["split", "--csv", FULL])
         rows = {r["phase"]: int(r["duration_ns"]) for r in csv_of(out)}
-        self.assertEqual(rows["firmware"] + rows["kernel"] +
+        self.assertEqual(rows["cnt0-to-entry"] + rows["kernel"] +
                          rows["userspace"], rows["total"])
         self.assertEqual(rows["total"], 1888062912)
 
@@ -723,7 +727,7 @@ class ReportCsv(unittest.TestCase):
         self.assertEqual((mmc["level"], mmc["start_ns"], mmc["duration_ns"]),
                          ("device", "39400000", "12250000"))
         ph = {r["name"]: r for r in rows if r["kind"] == "phase"}
-        self.assertEqual(ph["firmware"]["start_ns"], "-312000000")
+        self.assertEqual(ph["cnt0-to-entry"]["start_ns"], "-312000000")
         self.assertEqual(ph["kernel"]["duration_ns"], "75300000")
 
 

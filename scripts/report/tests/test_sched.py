@@ -135,8 +135,8 @@ class Attribute(Dumps):
         self.assertEqual(sp.on_ns + sp.runnable_ns + sp.blocked_ns,
                          sp.wall_ns)
         self.assertEqual(sp.site_list(), [
-            ["msleep in foo_sleep", 50 * MS, 1],
-            ["wait_for_completion in foo_wait", 27 * MS, 1]])
+            ["msleep in foo_sleep [foo]", 50 * MS, 1],
+            ["wait_for_completion in foo_wait [foo]", 27 * MS, 1]])
 
     def test_preempted_is_runnable(self):
         sp = self.split([
@@ -160,6 +160,34 @@ class Attribute(Dumps):
         self.assertEqual(sp.runnable_ns, 10 * MS)
         self.assertEqual(sp.on_ns, 90 * MS)
 
+    def test_waking_traced_before_sleeping_switch_out(self):
+        """The waker's sched_waking is traced before the switch-out that
+        still says D: __schedule() read the state before try_to_wake_up()
+        ran, and traces the switch later (review A1). No wakeup follows
+        the switch-out, so the task was runnable from it, not blocked."""
+        sp = self.split([
+            wakeup(1, 29.999, PID, event="sched_waking"),
+            switch(0, 30, PID, "D", OTHER), stack(0, 30.01, WAIT),
+            switch(0, 40, OTHER, "S", PID),
+        ])
+        self.assertEqual(sp.blocked_ns, 0)
+        self.assertEqual(sp.runnable_ns, 10 * MS)
+        self.assertEqual(sp.on_ns, 90 * MS)
+        self.assertEqual(sp.sites, {})
+
+    def test_waking_consumed_before_a_real_sleep(self):
+        """A waking while the task ran that it consumed (woken, ran on,
+        then slept again): the sleep is ended by its own wakeup, and is
+        blocked until then."""
+        sp = self.split([
+            wakeup(1, 20, PID, event="sched_waking"),
+            switch(0, 30, PID, "D", OTHER), stack(0, 30.01, WAIT),
+            wakeup(1, 38, PID, event="sched_waking"),
+            switch(0, 40, OTHER, "S", PID),
+        ])
+        self.assertEqual(sp.blocked_ns, 8 * MS)
+        self.assertEqual(sp.runnable_ns, 2 * MS)
+
     def test_waking_ends_the_sleep(self):
         """sched_waking (the waker asks) ends the sleep; the sched_wakeup
         that the task's CPU records later, when it takes the task onto its
@@ -172,7 +200,7 @@ class Attribute(Dumps):
         self.assertEqual(sp.blocked_ns, 30 * MS)
         self.assertEqual(sp.runnable_ns, int(8.5 * MS))
         self.assertEqual(sp.site_list(),
-                         [["wait_for_completion in foo_wait", 30 * MS, 1]])
+                         [["wait_for_completion in foo_wait [foo]", 30 * MS, 1]])
 
     def test_migration(self):
         """Out on CPU 0, woken and back in on CPU 1: one interval, the
@@ -188,8 +216,8 @@ class Attribute(Dumps):
         self.assertEqual(sp.runnable_ns, int(1.25 * MS))
         self.assertEqual(sp.on_ns, int(38.75 * MS))
         self.assertEqual(sp.site_list(), [
-            ["wait_for_completion in foo_wait", 40 * MS, 1],
-            ["msleep in foo_sleep", 20 * MS, 1]])
+            ["wait_for_completion in foo_wait [foo]", 40 * MS, 1],
+            ["msleep in foo_sleep [foo]", 20 * MS, 1]])
 
     def test_nested_intervals_and_sleeps(self):
         """An initcall whose task probes a device inside it: the probe's
@@ -205,10 +233,10 @@ class Attribute(Dumps):
         outer = self.split(lines, start=10, end=110)
         inner = self.split(lines, start=30, end=90)
         self.assertEqual(outer.site_list(), [
-            ["msleep in foo_sleep", 20 * MS, 2],
+            ["msleep in foo_sleep [foo]", 20 * MS, 2],
             ["mutex_lock in foo_lock", 10 * MS, 1]])
         self.assertEqual(inner.site_list(), [
-            ["msleep in foo_sleep", 20 * MS, 2]])
+            ["msleep in foo_sleep [foo]", 20 * MS, 2]])
         self.assertEqual(inner.on_ns, 40 * MS)
         self.assertEqual(outer.on_ns, 70 * MS)
 
@@ -221,8 +249,8 @@ class Attribute(Dumps):
             wakeup(0, 45, PID), switch(0, 45, 0, "R", PID, "swapper/0"),
         ])
         self.assertEqual(sp.site_list(), [
-            ["wait_for_completion in foo_wait", 10 * MS, 1],
-            ["msleep in foo_sleep", 5 * MS, 1]])
+            ["wait_for_completion in foo_wait [foo]", 10 * MS, 1],
+            ["msleep in foo_sleep [foo]", 5 * MS, 1]])
 
     def test_other_tasks_do_not_count(self):
         sp = self.split([
@@ -231,6 +259,83 @@ class Attribute(Dumps):
         ])
         self.assertEqual((sp.on_ns, sp.runnable_ns, sp.blocked_ns),
                          (100 * MS, 0, 0))
+
+    def test_missing_switch_out_is_not_split(self):
+        """A switch to the task while it ran: the switch-out between was
+        lost or misplaced (review A2). A 50 ms sleep would read as on-CPU
+        time; the row is not split, and says why."""
+        sp = self.split([
+            stack(0, 20.01, MSLEEP),
+            wakeup(0, 70, PID), switch(0, 70, 0, "R", PID, "swapper/0"),
+        ])
+        self.assertTrue(sp.problems)
+        self.assertIn("switch to it while it ran", sp.problems[0])
+
+    def test_missing_switch_in_is_not_split(self):
+        sp = self.split([
+            switch(0, 20, PID, "D", 0), stack(0, 20.01, MSLEEP),
+            switch(0, 30, PID, "D", 0), stack(0, 30.01, MSLEEP),
+        ])
+        self.assertIn("switch from it while it was off the CPU",
+                      sp.problems[0])
+
+    def test_lost_events_mid_ring_are_not_split(self):
+        """A "[LOST n EVENTS]" line: the rows whose interval may hold the
+        lost events are not split; the others are."""
+        lines = self.bracket([
+            switch(0, 20, PID, "D", 0), stack(0, 20.01, MSLEEP),
+            "CPU:0 [LOST 12 EVENTS]",
+            wakeup(0, 70, PID), switch(0, 70, 0, "R", PID, "swapper/0"),
+        ])
+        tr = self.trace(lines)
+        sp = sched.attribute(tr, PID, 10 * MS, 110 * MS)
+        self.assertEqual(sp.problems, ["12 events lost on cpu 0"])
+        sp = sched.attribute(tr, PID, 80 * MS, 110 * MS)
+        self.assertEqual(sp.problems, [])
+
+    def test_stack_of_another_task(self):
+        """The first stack of an overwritten ring, or a stack recorded
+        before its switch, of another pid (review A2c): not the site of
+        this switch-out; the row is not split."""
+        sp = self.split([
+            stack(0, 19.99, WAIT, OTHER), switch(0, 20, PID, "D", 0),
+            wakeup(0, 30, PID), switch(0, 30, 0, "R", PID, "swapper/0"),
+        ])
+        self.assertEqual(sp.problems, ["a stack of pid 200 on its "
+                                       "switch-out at 20.000 ms"])
+
+    def test_report_says_why_not_split(self):
+        d = self.dump(self.bracket([
+            stack(0, 20.01, MSLEEP),
+            wakeup(0, 70, PID), switch(0, 70, 0, "R", PID, "swapper/0"),
+        ]), probes="foo.0 foo platform 10000000 100000000 0 no 0 100\n")
+        status, out, err = run([d])
+        self.assertEqual(status, 0, err)
+        self.assertIn("probe foo.0 [foo] 100.0 ms: not split (a switch to "
+                      "it while it ran at 70.000 ms: a switch-out missing)",
+                      out)
+        self.assertNotIn("on-CPU 100.0", out)
+
+    def test_comm_that_looks_like_fields(self):
+        """A task's comm (up to 15 bytes, set by PR_SET_NAME) that reads
+        like the fields after it (review D2): the pids are the fields',
+        not the comm's."""
+        def body(event, text, cpu=1):
+            return "%16s-%-7d [%03d] d..2. %12d: %s: %s" % (
+                "bar", OTHER, cpu, tick(text[0]), event, text[1])
+        sp = self.split([
+            body("sched_switch", cpu=0, text=(20, "prev_comm=a prev_pid=7 x "
+                                  "prev_pid=%d prev_prio=120 prev_state=D "
+                                  "==> next_comm=b next_pid=0 x next_pid=0 "
+                                  "next_prio=120" % PID)),
+            stack(0, 20.01, MSLEEP),
+            body("sched_waking", (50, "comm=x pid=7 prio= pid=%d prio=120 "
+                                  "target_cpu=000" % PID)),
+            switch(0, 60, 0, "R", PID, "swapper/0"),
+        ])
+        self.assertEqual(sp.problems, [])
+        self.assertEqual(sp.blocked_ns, 30 * MS)
+        self.assertEqual(sp.runnable_ns, 10 * MS)
 
     def test_outside_the_trace_is_not_split(self):
         tr = self.trace(self.bracket([]))
@@ -272,14 +377,21 @@ class Attribute(Dumps):
         tr = self.trace(text, clock="[local] global counter")
         self.assertEqual(tr.clock, "local")
         sp = sched.attribute(tr, PID, 10 * MS, 110 * MS)
-        self.assertEqual(sp.site_list(), [["msleep in foo_probe", 50 * MS, 1]])
-        # Without trace_clock the time column says seconds: local.
-        tr = self.trace(text, clock=None)
-        self.assertEqual(tr.clock, "local")
+        self.assertEqual(sp.site_list(),
+                         [["msleep in foo_probe [foo]", 50 * MS, 1]])
+        # Without trace_clock the clock is not guessed (review C9): the
+        # seconds column may be mono, boot or global as well as local.
+        with self.assertRaises(parse.InputError):
+            self.trace(text, clock=None)
 
     def test_clock_that_cannot_be_placed(self):
         with self.assertRaises(parse.InputError):
             self.trace(self.bracket([]), clock="local [global] counter")
+        # mono is NTP-slewed: one sync point misplaces events by ms over a
+        # minute (review A2a). "counter" is an event count, not a time.
+        for clock in ("local global [mono]", "local global [counter]"):
+            with self.assertRaises(parse.InputError, msg=clock):
+                self.trace(self.bracket([]), clock=clock)
         with self.assertRaises(parse.InputError):
             # Seconds where the clock says counter ticks.
             self.trace(HEADER.format(held=1, written=1) +
@@ -289,14 +401,32 @@ class Attribute(Dumps):
 
 class Sites(unittest.TestCase):
     def test_sites(self):
-        self.assertEqual(sched.site(MSLEEP), "msleep in foo_sleep")
-        self.assertEqual(sched.site(WAIT), "wait_for_completion in foo_wait")
+        self.assertEqual(sched.site(MSLEEP), "msleep in foo_sleep [foo]")
+        self.assertEqual(sched.site(WAIT),
+                         "wait_for_completion in foo_wait [foo]")
         self.assertEqual(sched.site(MUTEX), "mutex_lock in foo_lock")
         self.assertEqual(sched.site(SCHED + ["worker_thread", "kthread"]),
                          "schedule in worker_thread")
         self.assertEqual(sched.site(SCHED + ["0xffff800080123456",
                                              "foo_probe"]), "schedule in ?")
         self.assertEqual(sched.site(None), "? (no stack)")
+
+    def test_freed_module_init_code(self):
+        """The stack is named when the trace is read: a frame in a
+        module's init code, freed since, may read as a module loaded after
+        the sleep at that address (review A3). Such a frame, or one in
+        another module inside a module's initcall, is not named."""
+        late = SCHED + ["msleep", "bar_fn [bar]", "do_one_initcall"]
+        self.assertEqual(sched.site(late, t=20 * MS, loaded={"bar": 30 * MS}),
+                         "msleep in ? (module init code, name unreliable: "
+                         "bar_fn [bar])")
+        self.assertEqual(sched.site(late, t=40 * MS, loaded={"bar": 30 * MS}),
+                         "msleep in bar_fn [bar]")
+        self.assertEqual(sched.site(late, t=20 * MS, own="foo", loaded={}),
+                         "msleep in ? (module init code, name unreliable: "
+                         "bar_fn [bar])")
+        self.assertEqual(sched.site(MSLEEP, t=20 * MS, own="foo", loaded={}),
+                         "msleep in foo_sleep [foo]")
 
 
 class Report(Dumps):
@@ -312,11 +442,43 @@ class Report(Dumps):
         status, out, err = run([d])
         self.assertEqual(status, 0, err)
         self.assertIn("probe foo.0 [foo] try 2 100.0 ms: on-CPU 22.3, "
-                      "runnable 0.7, blocked 77.0 (msleep in foo_sleep "
-                      "50.0; wait_for_completion in foo_wait 27.0)", out)
+                      "runnable 0.7, blocked 77.0 (msleep in foo_sleep [foo] "
+                      "50.0; wait_for_completion in foo_wait [foo] 27.0)",
+                      out)
         self.assertIn("deferred probe foo.0 [foo]: 2 tries, deferred 1 "
                       "time: try 1 1.0 ms (-EPROBE_DEFER, pid 1); try 2 "
-                      "100.0 ms (ok, pid 100)", out)
+                      "100.0 ms (ok, pid 100); bound 105.0 ms after the "
+                      "first try began", out)
+
+    def test_rebind_is_not_a_deferral(self):
+        """Two tries of which none deferred (unbound and bound again, or
+        a module reloaded) are not called a deferred probe (review C10)."""
+        d = self.dump(self.bracket([]), probes=(
+            "foo.0 foo platform 5000000 1000000 0 no 0 1\n"
+            "foo.0 foo platform 10000000 2000000 0 no 0 100\n"))
+        status, out, err = run([d])
+        self.assertEqual(status, 0, err)
+        self.assertNotIn("deferred probe foo.0", out)
+        self.assertIn("probe foo.0 [foo]: 2 tries, none deferred (unbound "
+                      "and bound again, or its module reloaded): try 1 1.0 "
+                      "ms (ok, pid 1); try 2 2.0 ms (ok, pid 100)", out)
+
+    def test_initcall_header_wall_time(self):
+        """Module inits in parallel (live mode, udev): the header gives
+        the time with an initcall running, and the sum apart (review
+        D1)."""
+        d = self.dump(self.bracket([]))
+        with open(os.path.join(d, "initcalls")) as f:
+            rows = [x for x in f if x.startswith("#")]
+        with open(os.path.join(d, "initcalls"), "w") as f:
+            f.write("".join(rows) +
+                    "module a_init a 10000000 40000000 0 0 300\n"
+                    "module b_init b 30000000 40000000 0 0 301\n")
+        status, out, err = run([d])
+        self.assertEqual(status, 0, err)
+        self.assertIn("Top 2 of 2 initcalls by duration (60.000 ms with an "
+                      "initcall running; 80.000 ms added up over parallel "
+                      "module inits)", out)
 
     def test_json_nested_stretches(self):
         """--json adds each runnable and blocked stretch as a slice on the
@@ -336,7 +498,7 @@ class Report(Dumps):
               if e.get("cat") == "sched"]
         self.assertEqual([(e["name"], e["tid"], e["ts"], e["dur"])
                           for e in ev], [
-            ("blocked: msleep in foo_sleep", PID, 12000.0, 50000.0),
+            ("blocked: msleep in foo_sleep [foo]", PID, 12000.0, 50000.0),
             ("runnable", PID, 62000.0, 500.0)])
 
     def test_cpu_bring_up(self):
@@ -379,8 +541,52 @@ class Report(Dumps):
         self.assertEqual(status, 0, err)
         titles = [e.text for e in ET.parse(svg_path).iter(
             "{http://www.w3.org/2000/svg}title")]
-        self.assertIn("blocked: msleep in foo_sleep: 50.000 ms", titles)
+        self.assertIn("blocked: msleep in foo_sleep [foo]: 50.000 ms", titles)
         self.assertIn("runnable: 0.500 ms", titles)
+
+    def test_module_initcall_site_from_a_later_module(self):
+        """An initcall of module foo that slept in its init code: read
+        later, the frame names bar, loaded after the sleep at that
+        address. The report does not print bar's name as the site."""
+        d = self.dump(self.bracket([
+            switch(0, 12, PID, "D", 0),
+            stack(0, 12.01, SCHED + ["msleep", "bar_fn [bar]",
+                                     "do_one_initcall", "do_init_module"]),
+            wakeup(0, 62, PID), switch(0, 62.5, 0, "R", PID, "swapper/0"),
+        ]))
+        with open(os.path.join(d, "initcalls"), "a") as f:
+            f.write("module foo_init foo 10000000 60000000 0 0 100\n"
+                    "module bar_init bar 200000000 1000000 0 0 300\n")
+        status, out, err = run([d])
+        self.assertEqual(status, 0, err)
+        self.assertIn("initcall foo_init [foo] 60.0 ms: on-CPU 9.5, "
+                      "runnable 0.5, blocked 50.0 (msleep in ? (module init "
+                      "code, name unreliable: bar_fn [bar]) 50.0)", out)
+
+    def test_svg_module_inits_one_lane_per_task(self):
+        """Module inits loaded in parallel on one CPU (udev) overlap: the
+        SVG draws them on one lane per task, as trace.json, never two bars
+        at one height (review A4); one task's inits share its lane."""
+        d = self.dump(self.bracket([]))
+        with open(os.path.join(d, "initcalls"), "a") as f:
+            f.write("module a_init a 10000000 40000000 0 0 300\n"
+                    "module b_init b 15000000 40000000 0 0 301\n"
+                    "module c_init c 60000000 10000000 0 0 300\n")
+        svg_path = os.path.join(self.tmp, "out.svg")
+        status, _, err = run([d, "--svg-all", "--svg", svg_path])
+        self.assertEqual(status, 0, err)
+        ns = "{http://www.w3.org/2000/svg}"
+        y = {}
+        for r in ET.parse(svg_path).iter(ns + "rect"):
+            t = r.find(ns + "title")
+            if t is not None and t.text.split()[0] in ("a_init", "b_init",
+                                                        "c_init"):
+                y[t.text.split()[0]] = r.get("y")
+        self.assertNotEqual(y["a_init"], y["b_init"])
+        self.assertEqual(y["a_init"], y["c_init"])
+        labels = [e.text for e in ET.parse(svg_path).iter(ns + "text")]
+        self.assertIn("pid 300", labels)
+        self.assertIn("pid 301", labels)
 
     def test_no_trace_no_section(self):
         status, out, _ = run([PROBES])
