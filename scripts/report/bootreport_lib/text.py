@@ -83,17 +83,11 @@ def render(dump, top=10, width=24, userspace_end=None):
     out.append("")
     if calls:
         slow = sorted(calls, key=lambda r: -r["duration_ns"])[:top]
-        total = sum(r["duration_ns"] for r in calls)
-        placed = [r for r in calls if r["start_ns"] is not None]
         # Module inits loaded in parallel (udev) overlap: the time with an
         # initcall running is the union, the sum counts overlaps twice.
-        out.append("Top %d of %d initcalls by duration (%s ms with an "
-                   "initcall running%s; %s ms added up over parallel module "
-                   "inits)" % (
-                       len(slow), len(calls), ms(analysis.wall_ns(placed), 0),
-                       ", not counting %d without a start" % (
-                           len(calls) - len(placed))
-                       if len(placed) < len(calls) else "", ms(total, 0)))
+        out.append("Top %d of %d initcalls by duration (%s over parallel "
+                   "module inits)" % (len(slow), len(calls),
+                                      totals(calls, "an initcall")))
         sym_w = max(len(r["symbol"]) for r in slow)
         scale = slow[0]["duration_ns"] or 1
         for r in slow:
@@ -146,20 +140,26 @@ def render(dump, top=10, width=24, userspace_end=None):
     return "\n".join(line.rstrip() for line in out) + "\n"
 
 
+def totals(rows, running):
+    """"N ms with @running running; M ms added up" for timed @rows: the
+    union of their intervals (rows without a start left out and counted),
+    then the plain sum, which counts nested and parallel time twice."""
+    placed = [r for r in rows if r["start_ns"] is not None]
+    unplaced = len(rows) - len(placed)
+    return "%s ms with %s running%s; %s ms added up" % (
+        ms(analysis.wall_ns(placed), 0), running,
+        ", not counting %d without a start" % unplaced if unplaced else "",
+        ms(sum(r["duration_ns"] for r in rows), 0))
+
+
 def render_probes(probes, top, width):
     """The longest probes, deferred attempts per device, async marked."""
     out = []
     slow = sorted(probes, key=lambda r: -r["duration_ns"])[:top]
-    placed = [r for r in probes if r["start_ns"] is not None]
-    unplaced = len(probes) - len(placed)
     srcs = sorted({r.get("source", "probes") for r in probes})
-    out.append("Top %d of %d probes by duration (%s ms with a probe "
-               "running%s; %s ms added up over nested and parallel probes; "
-               "from %s)" % (
-                   len(slow), len(probes), ms(analysis.wall_ns(placed), 0),
-                   ", not counting %d without a start" % unplaced
-                   if unplaced else "",
-                   ms(sum(r["duration_ns"] for r in probes), 0),
+    out.append("Top %d of %d probes by duration (%s over nested and "
+               "parallel probes; from %s)" % (
+                   len(slow), len(probes), totals(probes, "a probe"),
                    " and ".join(srcs)))
     dev_w = max(len(r["device"]) for r in slow)
     scale = slow[0]["duration_ns"] or 1
