@@ -51,6 +51,12 @@ export CROSS_COMPILE=aarch64-linux-gnu-
 export CCACHE_DIR=${CCACHE_DIR:-$BST_CACHE/ccache}
 export CCACHE_BASEDIR=$BST_CACHE
 export CCACHE_NOHASHDIR=1
+# Depend mode: a miss compiles once instead of preprocessing first to hash,
+# and a hit still comes from the manifest of the compiler's own .d file.
+# Measured cold on 2 cores (kernel/ and mm/ of the series kernel, 237
+# objects): 151.7 s in ccache's default mode, 114.5 s in depend mode, 114.4 s
+# without ccache; warm 3.9 s.
+export CCACHE_DEPEND=1
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
 BST_JOBS=${BST_JOBS:-$(nproc)}
 
