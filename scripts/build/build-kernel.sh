@@ -37,6 +37,6 @@ if [ "$(cat "$bdir/.bootstamp-config" 2>/dev/null)" != "$cfgsum" ] || [ ! -f "$b
 	echo "$cfgsum" >"$bdir/.bootstamp-config"
 fi
 [ "$configure_only" -eq 0 ] || exit 0
-step "building $variant kernel in $bdir (cold on 2 cores: about 15 min, the debug kernel 12; warm: seconds)" \
+step "building $variant kernel in $bdir (cold on 2 cores: the series about 9 min, the debug kernel 6; warm: seconds)" \
 	kmake "$tree" "$bdir" Image modules
 info "$(kmake "$tree" "$bdir" -s kernelrelease) $(du -h "$bdir/arch/arm64/boot/Image" | cut -f1) $(variant_image "$variant")"
