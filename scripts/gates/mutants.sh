@@ -139,11 +139,12 @@ apply_kernel() {
 }
 
 # apply_module NAME BOOTS: module/ with the mutant, built for the boots'
-# kernels (unmutated) from a copy of scripts/ and module/.
+# kernels (unmutated) from a copy of scripts/, module/ and selftests/ (the
+# test modules build with it).
 apply_module() {
 	local name=$1 repo=$MROOT/repo v
 	rebuild_dirty || { why="the unmutated kernels do not build again"; return 1; }
-	rm -rf "$repo" && mkdir -p "$repo" && cp -a "$BST_TOP/scripts" "$BST_TOP/module" "$repo/" ||
+	rm -rf "$repo" && mkdir -p "$repo" && cp -a "$BST_TOP/scripts" "$BST_TOP/module" "$BST_TOP/selftests" "$repo/" ||
 		{ why="cannot copy module/ to $repo"; return 1; }
 	(cd "$repo" && git apply "$DIR/$name.patch") || { why="does not apply to module/"; return 1; }
 	for v in $(mutant_variants "$2"); do

@@ -15,9 +15,11 @@
  * bst.console_at=probe on the kernel command line.
  *
  * Userspace's write goes to the tty while the console still prints a
- * backlog (on a slow UART the boot's own; a few records written here make
- * sure there is one): the console must write each record whole while a tty
- * is open on its port, so the host finds every record on a line of its own.
+ * backlog: the console must write each record whole while a tty is open on
+ * its port, so the host finds every record on a line of its own. The records
+ * written here make the backlog: 48 of about 110 characters, 0.46 s at
+ * 115200 baud (six, 60 ms, were gone before the tty's write on the
+ * slow-UART model, so that pieces written with a tty open passed).
  */
 #include <stdlib.h>
 #include <sys/stat.h>
@@ -105,7 +107,7 @@ static void check_proc_consoles(void)
 }
 
 /* Under printk.devkmsg's default burst of 10 records. */
-#define BACKLOG_RECORDS	6
+#define BACKLOG_RECORDS	48
 
 /* Records for the console to print while userspace writes to the tty. */
 static void fill_console_backlog(void)

@@ -711,6 +711,32 @@ class HangBoot(HostCheckCase):
         self.assert_fails(self.boot(self.SHOWN, lines[:3] + lines[2:]),
                           'no line on the console twice')
 
+    TIMEOUT = 'initcall_debug bst.hang_console=timeout'
+    NOTICE = ('[   15.700310] printk: printer threads not started 15s after the console '
+              'registered: printing the boot log now')
+
+    def with_notice(self):
+        lines = self.lines()
+        return lines[:-2] + [self.NOTICE] + lines[-2:]
+
+    def test_timeout(self):
+        self.assert_all_ok(self.boot(self.TIMEOUT, self.with_notice()))
+
+    def test_timeout_without_its_notice(self):
+        # Records printed as they came (the wait off): not what the boot is for.
+        self.assert_fails(self.boot(self.TIMEOUT, self.lines()),
+                          'the records waited for the printer threads until')
+
+    def test_timeout_notice_before_the_hang(self):
+        lines = self.lines()
+        self.assert_fails(self.boot(self.TIMEOUT, lines[:1] + [self.NOTICE] + lines[1:]),
+                          'the records waited for the printer threads until')
+
+    def test_shown_but_held_until_the_timeout(self):
+        # earlycon must turn the wait off: a notice says the records waited.
+        self.assert_fails(self.boot(self.EARLYCON, self.with_notice()),
+                          'no record waited for the printer threads')
+
     def test_held(self):
         self.assert_all_ok(self.boot('bst.hang_console=held', ['', HANG_MARKER]))
 
