@@ -30,10 +30,12 @@
  *	log_capacity,
  *	log_dropped, live, live_initcalls, live_initcalls_dropped,
  *	live_cpu_sessions, live_cpu_dropped, probes, live_probes,
- *	live_probes_dropped, marks, marks_max, marks_dropped, bytes_used,
- *	sync_counter, sync_monotonic_ns, sync_local_clock_ns, load_id ("live" is
- *	on, no-tracepoints or tracepoint-missing, "probes" on,
- *	no-kretprobes or register-failed: the module loads without them);
+ *	live_probes_dropped, probe_cost_ns, marks, marks_max, marks_dropped,
+ *	bytes_used, sync_counter, sync_monotonic_ns, sync_local_clock_ns,
+ *	load_id ("live" is on, no-tracepoints or tracepoint-missing, "probes"
+ *	on, no-kretprobes or register-failed: the module loads without them;
+ *	probe_cost_ns what recording a probe call adds to it, measured at
+ *	load, "-" when probe calls are not recorded);
  *	then "# milestone counter since_cnt0_ns since_entry_ns delta_ns"
  *	with the kernel's milestones, module_load (this module loaded) and
  *	mark:<name> rows, delta_ns to the previous recorded row.

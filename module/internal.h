@@ -186,6 +186,7 @@ struct bs_probe {
 void bs_probes_init(void);
 void bs_probes_exit(void);
 const char *bs_probes_state(void);
+u64 bs_probe_cost_ns(void);
 unsigned int bs_live_nr_probes(void);
 unsigned int bs_live_probes_dropped(void);
 bool bs_live_probe(unsigned int i, struct bs_probe *p);

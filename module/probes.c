@@ -22,6 +22,9 @@
  *
  * Without CONFIG_KRETPROBES the module loads, the file says so and has no
  * rows; the same if the kretprobe cannot be registered.
+ *
+ * What each recorded call costs the probe it times is measured at load
+ * (bs_probe_cost_measure()) and shown as summary's probe_cost_ns.
  */
 #include "internal.h"
 
@@ -31,6 +34,7 @@
 #include <linux/kprobes.h>
 #include <linux/sched.h>
 #include <linux/smp.h>
+#include <linux/sort.h>
 #include <linux/string.h>
 
 #define BS_PROBE_DEV_LEN	64
@@ -61,6 +65,7 @@ static atomic_t bs_pr_next = ATOMIC_INIT(0);
 static atomic_t bs_pr_dropped = ATOMIC_INIT(0);
 
 static const char *bs_probes_why = "no-kretprobes";
+static u64 bs_probe_cost;	/* ns per recorded call, 0: not measured */
 
 #ifdef CONFIG_KRETPROBES
 
@@ -84,29 +89,43 @@ static void bs_copy_name(char *dst, const char *src, size_t len)
 			*c = '?';
 }
 
-static int bs_probe_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+/* The entry handler's work on a slot, also done by the cost measurement. */
+static void bs_probe_start(struct bs_live_probe *r, const char *dev,
+			   const char *drv, const char *bus)
 {
-	struct device *dev = (void *)regs_get_kernel_argument(regs, 0);
-	const struct device_driver *drv =
-		(const void *)regs_get_kernel_argument(regs, 1);
-	const struct bus_type *bus = dev->bus ?: drv->bus;
-	struct bs_live_probe *r;
-	int i;
-
-	i = bs_slot_claim(&bs_pr_next, BS_MAX_LIVE_PROBES, &bs_pr_dropped);
-	*(int *)ri->data = i;
-	if (i < 0)
-		return 1;	/* no slot: skip the return handler */
-	r = &bs_pr[i];
-	bs_copy_name(r->dev, dev_name(dev), sizeof(r->dev));
-	bs_copy_name(r->drv, drv->name, sizeof(r->drv));
-	bs_copy_name(r->bus, bus ? bus->name : NULL, sizeof(r->bus));
+	bs_copy_name(r->dev, dev, sizeof(r->dev));
+	bs_copy_name(r->drv, drv, sizeof(r->drv));
+	bs_copy_name(r->bus, bus, sizeof(r->bus));
 	r->async = current_is_async();
 	r->pid = task_pid_nr(current);
 	r->cpu = raw_smp_processor_id();
 	/* Last, so that the handler's work is not part of the duration. */
 	r->start = bs_read_counter();
 	atomic_set_release(&r->state, BS_PROBE_RUNNING);
+}
+
+/* The return handler's, likewise. */
+static void bs_probe_end(struct bs_live_probe *r, u64 now, int ret)
+{
+	r->end = now;
+	r->ret = ret > 0 ? -ret : ret;
+	atomic_set_release(&r->state, BS_PROBE_DONE);
+}
+
+static int bs_probe_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct device *dev = (void *)regs_get_kernel_argument(regs, 0);
+	const struct device_driver *drv =
+		(const void *)regs_get_kernel_argument(regs, 1);
+	const struct bus_type *bus = dev->bus ?: drv->bus;
+	int i;
+
+	i = bs_slot_claim(&bs_pr_next, BS_MAX_LIVE_PROBES, &bs_pr_dropped);
+	*(int *)ri->data = i;
+	if (i < 0)
+		return 1;	/* no slot: skip the return handler */
+	bs_probe_start(&bs_pr[i], dev_name(dev), drv->name,
+		       bus ? bus->name : NULL);
 	return 0;
 }
 
@@ -114,12 +133,9 @@ static int bs_probe_return(struct kretprobe_instance *ri,
 			   struct pt_regs *regs)
 {
 	u64 now = bs_read_counter();
-	struct bs_live_probe *r = &bs_pr[*(int *)ri->data];
-	int ret = (int)regs_return_value(regs);
 
-	r->end = now;
-	r->ret = ret > 0 ? -ret : ret;
-	atomic_set_release(&r->state, BS_PROBE_DONE);
+	bs_probe_end(&bs_pr[*(int *)ri->data], now,
+		     (int)regs_return_value(regs));
 	return 0;
 }
 
@@ -131,6 +147,101 @@ static struct kretprobe bs_krp = {
 };
 
 static bool bs_krp_registered;
+
+/*
+ * What a recorded probe call costs, measured the way
+ * scripts/bench/probe-cost.sh measures it from outside: the same call with
+ * and without the kretprobe. bs_cost_probed() gets a kretprobe whose
+ * handlers do what bs_probe_entry() and bs_probe_return() do (on a slot of
+ * their own); bs_cost_plain() is a call without one. Each sample calls
+ * both, interrupts off; the cost is the difference of the medians over
+ * BS_COST_SAMPLES samples: the breakpoint exception, kprobes' and
+ * rethook's work, the handlers and the return trampoline, on this CPU at
+ * this clock, which no fixed number in the documentation can say for
+ * every board. A probe that sleeps or migrates costs the same: the
+ * handlers run once each.
+ */
+#define BS_COST_SAMPLES	31
+
+static struct bs_live_probe bs_cost_slot;
+static int bs_cost_sink;
+
+/* A store each, so that the compiler keeps the calls; not alike. */
+static noinline void bs_cost_probed(int x)
+{
+	WRITE_ONCE(bs_cost_sink, x + 1);
+}
+
+static noinline void bs_cost_plain(int x)
+{
+	WRITE_ONCE(bs_cost_sink, x + 2);
+}
+
+static int bs_cost_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	bs_probe_start(&bs_cost_slot, "bootstamp-cost", "bootstamp", "none");
+	return 0;
+}
+
+static int bs_cost_return(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	u64 now = bs_read_counter();
+
+	bs_probe_end(&bs_cost_slot, now, (int)regs_return_value(regs));
+	return 0;
+}
+
+static int bs_cmp_u64(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/* Used once, at load; static, as kretprobes usually are. */
+static struct kretprobe bs_cost_krp = {
+	.kp.addr	= (kprobe_opcode_t *)bs_cost_probed,
+	.entry_handler	= bs_cost_entry,
+	.handler	= bs_cost_return,
+	.maxactive	= 1,
+};
+
+static void bs_probe_cost_measure(void)
+{
+	struct kretprobe *krp = &bs_cost_krp;
+	u64 with[BS_COST_SAMPLES], without[BS_COST_SAMPLES];
+	unsigned long flags;
+	u64 t0, t1, t2;
+	int i, ret;
+
+	ret = register_kretprobe(krp);
+	if (ret) {
+		pr_warn("cannot measure the kretprobe's cost: %d\n", ret);
+		return;
+	}
+	for (i = 0; i < BS_COST_SAMPLES; i++) {
+		local_irq_save(flags);
+		t0 = bs_read_counter();
+		bs_cost_probed(i);
+		t1 = bs_read_counter();
+		bs_cost_plain(i);
+		t2 = bs_read_counter();
+		local_irq_restore(flags);
+		with[i] = t1 - t0;
+		without[i] = t2 - t1;
+	}
+	unregister_kretprobe(krp);
+	/* Every call hit the kretprobe, or the figure means nothing. */
+	if (krp->nmissed ||
+	    atomic_read(&bs_cost_slot.state) != BS_PROBE_DONE)
+		return;
+	sort(with, BS_COST_SAMPLES, sizeof(with[0]), bs_cmp_u64, NULL);
+	sort(without, BS_COST_SAMPLES, sizeof(without[0]), bs_cmp_u64, NULL);
+	t1 = with[BS_COST_SAMPLES / 2];
+	t2 = without[BS_COST_SAMPLES / 2];
+	/* A hit that costs nothing is a failed measurement: 0, shown "-". */
+	bs_probe_cost = t1 > t2 ? bs_cyc_to_ns(t1 - t2) : 0;
+}
 
 /**
  * bs_probes_init() - start recording driver probe calls
@@ -157,6 +268,7 @@ void bs_probes_init(void)
 	}
 	bs_krp_registered = true;
 	bs_probes_why = "on";
+	bs_probe_cost_measure();
 }
 
 /**
@@ -204,6 +316,17 @@ static unsigned int bs_probes_missed(void)
 const char *bs_probes_state(void)
 {
 	return bs_probes_why;
+}
+
+/**
+ * bs_probe_cost_ns() - what recording one probe call adds to it
+ *
+ * Return: nanoseconds per call, measured at load, or 0 if probe calls are
+ * not recorded or the measurement failed.
+ */
+u64 bs_probe_cost_ns(void)
+{
+	return bs_probe_cost;
 }
 
 /**

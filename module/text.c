@@ -74,6 +74,10 @@ static void bs_summary_keys(struct seq_file *m)
 	bs_seq_key(m, "probes", bs_probes_state());
 	bs_seq_key_u(m, "live_probes", bs_live_nr_probes());
 	bs_seq_key_u(m, "live_probes_dropped", bs_live_probes_dropped());
+	if (bs_probe_cost_ns())
+		bs_seq_key_u(m, "probe_cost_ns", bs_probe_cost_ns());
+	else
+		bs_seq_key(m, "probe_cost_ns", "-");
 	bs_seq_key_u(m, "marks", bs_nr_marks());
 	bs_seq_key_u(m, "marks_max", BS_MAX_MARKS);
 	bs_seq_key_u(m, "marks_dropped", bs_marks_dropped());

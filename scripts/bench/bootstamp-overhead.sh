@@ -8,13 +8,27 @@
 #   tracing      the nobootstamp kernel with boot-time tracing of the events
 #                the recorder uses (initcall and cpuhp enter/exit) on the
 #                arm64-counter trace clock (bootstamp patch 5)
+#   attr         the series kernel with the attribution recipe of
+#                Documentation/admin-guide/bootstamp.rst (sched_switch with
+#                the stacks of the switches that sleep, sched_waking, a 1 MB
+#                ring per CPU), the bootstamp-attr boot of selftests/plan
 # and compares the time from counter zero (QEMU machine start; there is no
 # firmware) to /init's first instruction, which /init reports as
 # "# bst-init started counter=N freq=F".
 #
 #   [CLOCK=host|icount] RUNS=11 CPUS=4 scripts/bench/bootstamp-overhead.sh
 #
-# RUNS	measured boots per kernel (default 11: odd, so the median is a boot)
+# RUNS	measured boots per configuration (default 11: odd, so the median is
+#	a boot)
+# CONFIGS	the configurations, interleaved (default "series nobootstamp
+#	tracing attr"); nobootstamp is the reference and always boots. Where
+#	the attribution's cost goes, variants of attr (series kernel):
+#	  attr-every    a stack for every switch (the recipe before issue 30)
+#	  attr-nostack  the two events, no trigger
+#	  attr-nowaking attr without sched_waking
+#	  attr-wakeup   attr with sched_wakeup for sched_waking
+#	  attr-ring     the ring alone: an event that never fires at boot
+#	  attr@SIZE     attr with trace_buf_size=SIZE (e.g. attr@256K)
 # CPUS	guest CPUs (default 4)
 # WARMUP	unmeasured boots per kernel before the first round (default 1)
 # PRIME	1: an unmeasured boot of the same kernel right before each measured
@@ -32,10 +46,36 @@ WARMUP=${WARMUP:-1}
 ON=series
 OFF=nobootstamp
 TR=tracing
-CONFIGS=("$ON" "$OFF" "$TR")
+read -r -a CONFIGS <<<"${CONFIGS:-$ON $OFF $TR attr}"
+[[ " ${CONFIGS[*]} " = *" $OFF "* ]] || CONFIGS+=("$OFF")
 # The kernel each configuration boots, and what it adds to the command line.
 declare -A KERNEL=([$ON]=$ON [$OFF]=$OFF [$TR]=$OFF)
 declare -A EXTRA=([$ON]="" [$OFF]="" [$TR]=" trace_clock=arm64-counter trace_event=initcall:initcall_start,initcall:initcall_finish,cpuhp:cpuhp_enter,cpuhp:cpuhp_exit")
+# The attribution recipe (bootstamp.rst, "Where the time went"; the
+# bootstamp-attr line of selftests/plan): a stack only for a switch-out in
+# a sleeping state (S, D, I, ...: prev_state & 255; not R, R+ nor the idle
+# task), which is all bootreport names a site for.
+ATTR_CLOCK="trace_clock=arm64-counter"
+ATTR_EVENTS="trace_event=sched:sched_switch,sched:sched_waking"
+ATTR_STACKS='trace_trigger="sched_switch.stacktrace if prev_state & 255"'
+ATTR_RING=1M
+declare -A ATTRX=(
+	[attr]="$ATTR_EVENTS $ATTR_STACKS"
+	[attr-every]="$ATTR_EVENTS trace_trigger=sched_switch.stacktrace"
+	[attr-nostack]="$ATTR_EVENTS"
+	[attr-nowaking]="trace_event=sched:sched_switch $ATTR_STACKS"
+	[attr-wakeup]="trace_event=sched:sched_switch,sched:sched_wakeup $ATTR_STACKS"
+	[attr-ring]="trace_event=sched:sched_process_hang"
+)
+for c in "${CONFIGS[@]}"; do
+	[ -z "${KERNEL[$c]:-}" ] || continue
+	base=${c%@*} ring=$ATTR_RING
+	[ "$base" = "$c" ] || ring=${c#*@}
+	[ -n "${ATTRX[$base]:-}" ] && [[ $ring =~ ^[0-9]+[KM]?$ ]] ||
+		die "CONFIGS: unknown configuration '$c' (series nobootstamp tracing ${!ATTRX[*]}, attr@SIZE)"
+	KERNEL[$c]=$ON
+	EXTRA[$c]=" $ATTR_CLOCK ${ATTRX[$base]} trace_buf_size=$ring"
+done
 # CLOCK (bench_set_clock): host, or icount, fine for this CPU-bound question.
 CLOCK=${CLOCK:-host}
 bench_set_clock "$CLOCK"
@@ -68,7 +108,7 @@ bench_check_init
 # --- setup ---------------------------------------------------------------------
 
 bench_start "$OUT" "$ON" "$OFF"
-say "bootstamp overhead: $ON (on) vs $OFF (off) vs $TR (boot-time tracing), $RUNS boots each, -smp $CPUS, ${QEMU_ARGS[*]}"
+say "bootstamp overhead: ${CONFIGS[*]} against $OFF (recorder off), $RUNS boots each, -smp $CPUS, ${QEMU_ARGS[*]}"
 info "load average before: $BENCH_LOAD_BEFORE ($(nproc) host CPUs)"
 
 declare -A INITRD
@@ -109,7 +149,8 @@ measure() {
 	printf '    [%2d/%d] %-12s run %2d: /init at %8s ms  (printk %s ms, QEMU %s s, load %s)\n' \
 		"$3" "$4" "$v" "$i" "$ms" "$pk" "$wall" "$load1"
 }
-# bench_order rotates: on, off, tracing; off, tracing, on; ...
+# bench_order rotates: the configurations in CONFIGS order, then from the
+# second one, ...
 bench_rounds "$RUNS" "$WARMUP" measure "${CONFIGS[@]}"
 
 bench_finish "$ON" "$OFF"
@@ -126,16 +167,20 @@ meta=(
 	--meta "date=$(date -u '+%Y-%m-%d %H:%M UTC')"
 	--meta "host=$(nproc) CPUs, $(qemu-system-aarch64 --version | head -1)"
 	--meta "guest=QEMU virt, cortex-a76, -smp $CPUS, -m 512, \`${QEMU_ARGS[*]}\`, kernel command line \`$CMDLINE\`"
-	--meta "boots=$RUNS per configuration, interleaved in rotating order ($ON, $OFF, $TR; $OFF, $TR, $ON; ...); $WARMUP warm-up boot(s) per configuration not counted$(bench_prime_note kernel)"
+	--meta "boots=$RUNS per configuration, interleaved in rotating order (${CONFIGS[*]}; then starting with the next; ...); $WARMUP warm-up boot(s) per configuration not counted$(bench_prime_note kernel)"
 	--meta "$ON=recorder on: $(bench_kinfo "$ON"), initramfs $(stat -c %s "$OUT/$ON.cpio") bytes"
 	--meta "$OFF=recorder compiled out: $(bench_kinfo "$OFF"), initramfs $(stat -c %s "$OUT/$OFF.cpio") bytes"
-	--meta "$TR=the $OFF kernel, command line +\`${EXTRA[$TR]# }\`"
+)
+for c in "${CONFIGS[@]}"; do
+	[ -z "${EXTRA[$c]}" ] || meta+=(--meta "$c=the ${KERNEL[$c]} kernel, command line +\`${EXTRA[$c]# }\`")
+done
+meta+=(
 	--meta "load average=before $BENCH_LOAD_BEFORE, after $BENCH_LOAD_AFTER"
 	--meta "wall time=${BENCH_WALL} s"
 	--meta "clock=$CLOCK"
 	--meta "runs=$RUNS"
 	--meta "revision=$(bench_revision)"
-	--meta "reproduce=\`CLOCK=$CLOCK RUNS=$RUNS CPUS=$CPUS WARMUP=$WARMUP PRIME=$BENCH_PRIME scripts/bench/bootstamp-overhead.sh\`"
+	--meta "reproduce=\`CLOCK=$CLOCK RUNS=$RUNS CPUS=$CPUS WARMUP=$WARMUP PRIME=$BENCH_PRIME CONFIGS=\"${CONFIGS[*]}\" scripts/bench/bootstamp-overhead.sh\`"
 )
 notes=()
 if [ -n "$printk_table" ]; then

@@ -6,7 +6,8 @@
  * completion that a kthread signals after 30 ms (bst_attr_wait). The boot
  * traces the scheduler from boot with the recorder's counter
  * (trace_clock=arm64-counter trace_event=sched:sched_switch,
- * sched:sched_waking trace_trigger=sched_switch.stacktrace), so this
+ * sched:sched_waking and a stack for each switch-out that sleeps:
+ * trace_trigger="sched_switch.stacktrace if prev_state & 255"), so this
  * program waits for the retry to bind, stops the trace and copies into
  * DUMP_DIR (the boot's bst.dump=) the module's debugfs files, the trace
  * (sched.trace), the trace clock and the probe's own measurement of its

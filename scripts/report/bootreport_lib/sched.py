@@ -5,7 +5,10 @@ Input: a copy of /sys/kernel/tracing/trace (the dump's sched.trace) of a
 boot traced with
 
   trace_clock=arm64-counter trace_event=sched:sched_switch,sched:sched_waking
-  trace_trigger=sched_switch.stacktrace
+  trace_trigger="sched_switch.stacktrace if prev_state & 255"
+
+(a stack for each switch-out in a sleeping state, all that names a site;
+a stack for every switch, without the filter, works too)
 
 and, beside it, trace_clock (a copy of the tracefs file: the clock in
 brackets). Each row of initcalls and probes names its task (pid) and its

@@ -104,6 +104,7 @@ def render(dump, top=10, width=24, userspace_end=None):
     if probes:
         out.append("")
         out += render_probes(probes, top, width)
+        out += probe_cost_line(meta, probes)
     running = getattr(dump, "probes_running", None) or []
     if running:
         out.append("  still probing when the file was read: " + ", ".join(
@@ -190,6 +191,22 @@ def render_probes(probes, top, width):
         out.append("  %d of %d probes ran asynchronously" % (nasync,
                                                           len(probes)))
     return out
+
+
+def probe_cost_line(meta, probes):
+    """What the module's kretprobe added to the probes it recorded: its
+    own figure per call (summary's probe_cost_ns, measured at load) times
+    their number; nothing from a module that does not say it."""
+    try:
+        cost = int(meta.get("probe_cost_ns", "-"))
+    except ValueError:
+        return []
+    n = sum(r.get("source", "probes") == "probes" for r in probes)
+    if not n:
+        return []
+    return ["  recording them cost about %.1f us per probe (the module's "
+            "own figure, probe_cost_ns, measured at load): %.3f ms over "
+            "these %d" % (cost / 1e3, n * cost / 1e6, n)]
 
 
 def _ms1(ns):

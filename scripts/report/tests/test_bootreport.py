@@ -461,6 +461,29 @@ class Probes(unittest.TestCase):
         self.assertIn("deferred probe attempts (-EPROBE_DEFER): "
                       "fe340000.mmc 2", out)
 
+    def test_probe_cost_said(self):
+        # The module measures what its kretprobe adds to a probe at load
+        # (summary's probe_cost_ns); the report says it, times the probes
+        # the module recorded (issue 30: live mode says its own cost).
+        out = text.render(parse.Dump(PROBES), top=3)
+        self.assertNotIn("recording them cost", out)
+        with tempfile.TemporaryDirectory() as root:
+            d = os.path.join(root, "p")
+            shutil.copytree(PROBES, d)
+            path = os.path.join(d, "summary")
+            with open(path, encoding="utf-8") as f:
+                t = f.read()
+            t = t.replace("# live_probes_dropped: 0\n",
+                          "# live_probes_dropped: 0\n# probe_cost_ns: 2100\n")
+            with open(path, "w", encoding="utf-8") as f:
+                f.write(t)
+            dump = parse.Dump(d)
+            sources.attach_probes(dump)
+            out = text.render(dump, top=3)
+        self.assertIn("recording them cost about 2.1 us per probe (the "
+                      "module's own figure, probe_cost_ns, measured at "
+                      "load): 0.013 ms over these 6", out)
+
     def test_dmesg_formats(self):
         rows = sources.parse_dmesg(DMESG)
         self.assertEqual(rows, [
