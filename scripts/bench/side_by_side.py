@@ -283,7 +283,7 @@ def table(res, shown, rst=False):
         'systemd-analyze (guest\'s kernel log imported into a journal)',
         'no: its %s, %s, %s and %s ask the running systemd (PID 1) over D-Bus; '
         'none of its commands reads a journal file%s; the imported journal holds the kernel log, '
-        'which without initcall_debug has only the driver\'s own %s line' % (
+        'which without initcall_debug has only the driver\'s own lines (%s and its account)' % (
             code('time'), code('blame'), code('critical-chain'), code('plot'),
             '' if not sa.get('reads_a_journal_file') else ' (this version has --file)',
             code('try 1: deferred')),
