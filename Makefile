@@ -8,7 +8,8 @@ SHELL := /bin/bash
 S := scripts
 
 .PHONY: help demo check check-full check-mutants deps tree series build guest export b4-prep b4-send b4-export \
-	bench-bootstamp bench-console bench-console-burst bench-uhs bench-probes clean distclean
+	bench-bootstamp bench-console bench-console-burst bench-uhs bench-probes bench-side-by-side \
+	clean distclean
 
 help:
 	@echo "make demo      fetch, patch, build, boot QEMU virt, show the boot report"
@@ -32,6 +33,9 @@ help:
 	@echo "make bench-uhs         SD host probe to card ready with each failing"
 	@echo "               UHS-I step, and what each bring-up costs"
 	@echo "make bench-probes      a driver probe with and without the module's kretprobe"
+	@echo "make bench-side-by-side   one test driver's probe through initcall_debug +"
+	@echo "               bootgraph.pl, systemd-analyze, boot-time ftrace and bootstamp:"
+	@echo "               what each shows, costs (icount) and needs"
 	@echo "make clean     drop out/ (results); distclean also drops the cache (and,"
 	@echo "               with KSRC=, the base ref and worktrees in that tree)"
 	@echo ""
@@ -119,6 +123,12 @@ bench-probes: series
 	@$(S)/build/build-kernel.sh series
 	@$(S)/build/build-guest.sh series
 	@CLOCK=$(or $(CLOCK),icount) $(S)/bench/probe-cost.sh
+
+bench-side-by-side: series
+	@$(S)/build/build-sparse.sh
+	@$(S)/build/build-kernel.sh series
+	@$(S)/build/build-guest.sh series
+	@CLOCK=$(or $(CLOCK),icount) $(S)/bench/side-by-side.sh
 
 clean:
 	rm -rf out
