@@ -7,7 +7,7 @@
 #   nobootstamp  the same series with the recorder compiled out
 #   tracing      the nobootstamp kernel with boot-time tracing of the events
 #                the recorder uses (initcall and cpuhp enter/exit) on the
-#                arm64-counter trace clock (bootstamp patch 5)
+#                arm64-counter trace clock (bootstamp patch 7)
 # and compares the time from counter zero (QEMU machine start; there is no
 # firmware) to /init's first instruction, which /init reports as
 # "# bst-init started counter=N freq=F".
@@ -140,7 +140,7 @@ meta=(
 notes=()
 if [ -n "$printk_table" ]; then
 	notes+=(--note "$(printf '%s\n\n%s\n\n%s' '## Kernel clock at /init (secondary)' \
-		"printk time of the kernel's \`Run /init as init process\` line, in ms: sched_clock, which counts from about time_init(), so this leaves out counter zero to time_init() (kernel entry and early setup, where bootstamp patch 4 takes its entry stamp). Raw values: \`printk.tsv\`." \
+		"printk time of the kernel's \`Run /init as init process\` line, in ms: sched_clock, which counts from about time_init(), so this leaves out counter zero to time_init() (kernel entry and early setup, where bootstamp patch 6 takes its entry stamp). Raw values: \`printk.tsv\`." \
 		"$(printf '%s\n%s\n%s' '```' "$printk_table" '```')")")
 fi
 notes+=(--note "Per-boot details (QEMU wall time, load average after the boot): \`boots.tsv\`; logs: \`boots/\`.")
