@@ -7,7 +7,7 @@
 #   nobootstamp  the same series with the recorder compiled out
 #   tracing      the nobootstamp kernel with boot-time tracing of the events
 #                the recorder uses (initcall and cpuhp enter/exit) on the
-#                arm64-counter trace clock (bootstamp patch 5)
+#                arm64-counter trace clock (bootstamp patch 7)
 #   attr         the series kernel with the attribution recipe of
 #                Documentation/admin-guide/bootstamp.rst (sched_switch with
 #                the stacks of the switches that sleep, sched_waking, a 1 MB
@@ -185,7 +185,7 @@ meta+=(
 notes=()
 if [ -n "$printk_table" ]; then
 	notes+=(--note "$(printf '%s\n\n%s\n\n%s' '## Kernel clock at /init (secondary)' \
-		"printk time of the kernel's \`Run /init as init process\` line, in ms: sched_clock, which counts from about time_init(), so this leaves out counter zero to time_init() (kernel entry and early setup, where bootstamp patch 4 takes its entry stamp). Raw values: \`printk.tsv\`." \
+		"printk time of the kernel's \`Run /init as init process\` line, in ms: sched_clock, which counts from about time_init(), so this leaves out counter zero to time_init() (kernel entry and early setup, where bootstamp patch 6 takes its entry stamp). Raw values: \`printk.tsv\`." \
 		"$(printf '%s\n%s\n%s' '```' "$printk_table" '```')")")
 fi
 notes+=(--note "Per-boot details (QEMU wall time, load average after the boot): \`boots.tsv\`; logs: \`boots/\`.")
