@@ -782,6 +782,17 @@ class FloodBoot(HostCheckCase):
     def test_record_twice(self):
         self.assert_fails(self.boot([1, 2, 3, 3, 4, 5]), 'no record of the flood is on the console twice')
 
+    def test_empty_write_console_goes_on(self):
+        b = Boot(self, self.CMDLINE + ' amba_pl011.test_empty_writes=1')
+        b.console(['[    1.%06d] bst-uart: flood record %d of 5' % (i, i) for i in range(1, 6)] +
+                  ['[    2.000000] bst-empty-write: the console goes on'])
+        self.assert_all_ok(b)
+
+    def test_empty_write_console_stuck(self):
+        b = Boot(self, self.CMDLINE + ' amba_pl011.test_empty_writes=1')
+        b.console(['[    1.%06d] bst-uart: flood record %d of 5' % (i, i) for i in range(1, 6)])
+        self.assert_fails(b, 'the console goes on after a record its driver never writes')
+
     def test_dropped_notice(self):
         self.assert_fails(self.boot(range(1, 6), ['[    0.500000] ** 3 printk messages dropped **']),
                           'no "printk messages dropped" notice')
