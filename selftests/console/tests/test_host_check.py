@@ -787,5 +787,42 @@ class NothingToCheck(HostCheckCase):
         self.assertNotIn(rc, (0, 4), out)
 
 
+class FloodBoot(HostCheckCase):
+    """bst.uart_flood=N without a dump (console-flood-debug): each record of
+    the flood on the console once, and no "printk messages dropped"."""
+
+    CMDLINE = 'bst.uart_baud=0 bst.uart_flood=5 ignore_loglevel bst.check=console'
+
+    def boot(self, numbers, extra=()):
+        b = Boot(self, self.CMDLINE)
+        b.console(['[    0.000000] Booting Linux on physical CPU 0x0'] + list(extra) +
+                  ['[    1.%06d] bst-uart: flood record %d of 5' % (i, i) for i in numbers])
+        return b
+
+    def test_good(self):
+        self.assert_all_ok(self.boot(range(1, 6)))
+
+    def test_record_lost(self):
+        self.assert_fails(self.boot([1, 2, 4, 5]), 'every record of the flood is on the console')
+
+    def test_record_twice(self):
+        self.assert_fails(self.boot([1, 2, 3, 3, 4, 5]), 'no record of the flood is on the console twice')
+
+    def test_empty_write_console_goes_on(self):
+        b = Boot(self, self.CMDLINE + ' amba_pl011.test_empty_writes=1')
+        b.console(['[    1.%06d] bst-uart: flood record %d of 5' % (i, i) for i in range(1, 6)] +
+                  ['[    2.000000] bst-empty-write: the console goes on'])
+        self.assert_all_ok(b)
+
+    def test_empty_write_console_stuck(self):
+        b = Boot(self, self.CMDLINE + ' amba_pl011.test_empty_writes=1')
+        b.console(['[    1.%06d] bst-uart: flood record %d of 5' % (i, i) for i in range(1, 6)])
+        self.assert_fails(b, 'the console goes on after a record its driver never writes')
+
+    def test_dropped_notice(self):
+        self.assert_fails(self.boot(range(1, 6), ['[    0.500000] ** 3 printk messages dropped **']),
+                          'no "printk messages dropped" notice')
+
+
 if __name__ == '__main__':
     unittest.main()
