@@ -19,7 +19,6 @@
 #include "bootstamp_test.h"
 #include "../lib/bst_trace.h"
 
-#include <dirent.h>
 #include <sys/stat.h>
 
 #define ATTR_KO		"/lib/modules/bst_attr.ko"
@@ -51,49 +50,6 @@ static bool attr_bound(void)
 	bst_table_free(&t);
 	free(text);
 	return bound;
-}
-
-static int write_out(const char *name, const char *text)
-{
-	char path[PATH_MAX];
-	size_t len = strlen(text);
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/%s", DUMP_DIR, name);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0444);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, text, len) != (ssize_t)len) {
-		close(fd);
-		return -EIO;
-	}
-	return close(fd) ? -errno : 0;
-}
-
-/* Every regular file of the module's debugfs directory into DUMP_DIR. */
-static int copy_bootstamp(void)
-{
-	DIR *d = opendir(BST_DIR);
-	struct dirent *de;
-	int n = 0;
-
-	if (!d)
-		return -errno;
-	while ((de = readdir(d))) {
-		char path[PATH_MAX], *text;
-
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", BST_DIR, de->d_name);
-		text = bst_read_all(path, NULL);
-		if (!text)
-			continue;
-		if (!write_out(de->d_name, text))
-			n++;
-		free(text);
-	}
-	closedir(d);
-	return n;
 }
 
 int main(void)
@@ -148,17 +104,17 @@ int main(void)
 	trace = bst_read_trace(TRACEFS "/trace");
 	if (mkdir(DUMP_DIR, 0755) && errno != EEXIST)
 		ksft_exit_fail_msg("mkdir %s: %s\n", DUMP_DIR, strerror(errno));
-	n = copy_bootstamp();
+	n = bst_save_dir(BST_DIR, DUMP_DIR);
 	err = (n < 0) ? n : 0;
 	if (!err && trace)
-		err = write_out("sched.trace", trace);
+		err = bst_save(DUMP_DIR, "sched.trace", trace, strlen(trace));
 	if (!err)
-		err = write_out("trace_clock", clock);
+		err = bst_save(DUMP_DIR, "trace_clock", clock, strlen(clock));
 	if (!err && line) {
 		char buf[512];
 
 		snprintf(buf, sizeof(buf), "%s\n", line);
-		err = write_out("bst_attr.log", buf);
+		err = bst_save(DUMP_DIR, "bst_attr.log", buf, strlen(buf));
 	}
 	ksft_test_result(trace && !err,
 			 "the trace kept every event and went to %s with %d bootstamp files: %s\n",

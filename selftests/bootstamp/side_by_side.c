@@ -20,7 +20,6 @@
 #include "bootstamp_test.h"
 #include "../lib/bst_trace.h"
 
-#include <dirent.h>
 #include <sys/klog.h>
 #include <sys/stat.h>
 
@@ -28,49 +27,6 @@
 #define TRACEFS		"/sys/kernel/tracing"
 #define DUMP_DIR	"/tmp/sbs"
 #define BIND_WAIT_MS	10000
-
-static int write_out(const char *name, const char *text, size_t len)
-{
-	char path[PATH_MAX];
-	int fd;
-
-	snprintf(path, sizeof(path), "%s/%s", DUMP_DIR, name);
-	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0444);
-	if (fd < 0)
-		return -errno;
-	if (write(fd, text, len) != (ssize_t)len) {
-		close(fd);
-		return -EIO;
-	}
-	return close(fd) ? -errno : 0;
-}
-
-/* Every regular file of the module's debugfs directory; -errno without it. */
-static int copy_bootstamp(void)
-{
-	DIR *d = opendir(BST_DIR);
-	struct dirent *de;
-	int n = 0;
-
-	if (!d)
-		return -errno;
-	while ((de = readdir(d))) {
-		char path[PATH_MAX], *text;
-		size_t len;
-
-		if (de->d_name[0] == '.')
-			continue;
-		snprintf(path, sizeof(path), "%s/%s", BST_DIR, de->d_name);
-		text = bst_read_all(path, &len);
-		if (!text)
-			continue;
-		if (!write_out(de->d_name, text, len))
-			n++;
-		free(text);
-	}
-	closedir(d);
-	return n;
-}
 
 /* The whole kernel log, "<level>[time] text" a line, as dmesg -r reads it. */
 static int copy_dmesg(void)
@@ -84,7 +40,7 @@ static int copy_dmesg(void)
 	if (!buf)
 		return -ENOMEM;
 	n = klogctl(3 /* SYSLOG_ACTION_READ_ALL */, buf, size);
-	err = n < 0 ? -errno : write_out("dmesg", buf, n);
+	err = n < 0 ? -errno : bst_save(DUMP_DIR, "dmesg", buf, n);
 	free(buf);
 	return err;
 }
@@ -128,9 +84,9 @@ int main(void)
 		err = bst_write_file(TRACEFS "/tracing_on", "0");
 		trace = err ? NULL : bst_read_all(TRACEFS "/trace", NULL);
 		clock = bst_read_all(TRACEFS "/trace_clock", NULL);
-		err = trace && clock ? write_out("sched.trace", trace, strlen(trace)) : -errno;
+		err = trace && clock ? bst_save(DUMP_DIR, "sched.trace", trace, strlen(trace)) : -errno;
 		if (!err)
-			err = write_out("trace_clock", clock, strlen(clock));
+			err = bst_save(DUMP_DIR, "trace_clock", clock, strlen(clock));
 		ksft_test_result(!err && bst_trace_whole(trace, TRACEFS "/trace"),
 				 "the trace, whole, and its clock copied: %s\n",
 				 err ? strerror(-err) : "ok");
@@ -140,7 +96,7 @@ int main(void)
 		bst_skip("the trace", "no trace events on the command line");
 	}
 
-	n = copy_bootstamp();
+	n = bst_save_dir(BST_DIR, DUMP_DIR);
 	if (n == -ENOENT)
 		bst_skip("bootstamp's files", "the module is not loaded");
 	else
@@ -151,7 +107,7 @@ int main(void)
 		char buf[512];
 
 		n = snprintf(buf, sizeof(buf), "%s\n", line);
-		err = write_out("bst_attr.log", buf, n);
+		err = bst_save(DUMP_DIR, "bst_attr.log", buf, n);
 	}
 	ksft_test_result(!err, "the kernel log and the driver's account copied: %s\n",
 			 err ? strerror(-err) : "ok");

@@ -1,13 +1,17 @@
 /* SPDX-License-Identifier: GPL-2.0 */
 /*
  * Shared by the test directories: one write of a string to a sysfs,
- * debugfs or procfs file, as "echo s > path" does.
+ * debugfs or procfs file, as "echo s > path" does; a whole file read; what
+ * a test leaves for the host (bst.dump=) saved.
  */
 #ifndef BST_FILE_H
 #define BST_FILE_H
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -67,6 +71,50 @@ fail:
 		close(fd);
 	errno = n;
 	return NULL;
+}
+
+/* @len bytes of @s into a new file @dir/@name (0444); 0, or -errno. */
+static inline int bst_save(const char *dir, const char *name, const char *s, size_t len)
+{
+	char path[PATH_MAX];
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0444);
+	if (fd < 0)
+		return -errno;
+	if (write(fd, s, len) != (ssize_t)len) {
+		close(fd);
+		return -EIO;
+	}
+	return close(fd) ? -errno : 0;
+}
+
+/* Every file of @src (but dot files) into @dir: how many, or -errno. */
+static inline int bst_save_dir(const char *src, const char *dir)
+{
+	DIR *d = opendir(src);
+	struct dirent *de;
+	int n = 0;
+
+	if (!d)
+		return -errno;
+	while ((de = readdir(d))) {
+		char path[PATH_MAX], *text;
+		size_t len;
+
+		if (de->d_name[0] == '.')
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", src, de->d_name);
+		text = bst_read_all(path, &len);
+		if (!text)
+			continue;
+		if (!bst_save(dir, de->d_name, text, len))
+			n++;
+		free(text);
+	}
+	closedir(d);
+	return n;
 }
 
 #endif /* BST_FILE_H */
