@@ -35,7 +35,8 @@
  *	load_id ("live" is on, no-tracepoints or tracepoint-missing, "probes"
  *	on, no-kretprobes or register-failed: the module loads without them;
  *	probe_cost_ns what recording a probe call adds to it, measured at
- *	load, "-" when probe calls are not recorded);
+ *	the first read of this file, "-" when probe calls are not recorded
+ *	or the measurement failed);
  *	then "# milestone counter since_cnt0_ns since_entry_ns delta_ns"
  *	with the kernel's milestones, module_load (this module loaded) and
  *	mark:<name> rows, delta_ns to the previous recorded row.

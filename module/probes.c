@@ -23,8 +23,10 @@
  * Without CONFIG_KRETPROBES the module loads, the file says so and has no
  * rows; the same if the kretprobe cannot be registered.
  *
- * What each recorded call costs the probe it times is measured at load
- * (bs_probe_cost_measure()) and shown as summary's probe_cost_ns.
+ * What each recorded call costs the probe it times is measured when the
+ * summary is first read (bs_probe_cost_measure()), not at load: arming and
+ * disarming a kretprobe stops every CPU twice and waits for an RCU grace
+ * period, which a load from the initramfs would add to the boot it times.
  */
 #include "internal.h"
 
@@ -198,7 +200,7 @@ static int bs_cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
-/* Used once, at load; static, as kretprobes usually are. */
+/* Used once, at the first summary read; static, as kretprobes usually are. */
 static struct kretprobe bs_cost_krp = {
 	.kp.addr	= (kprobe_opcode_t *)bs_cost_probed,
 	.entry_handler	= bs_cost_entry,
@@ -268,7 +270,6 @@ void bs_probes_init(void)
 	}
 	bs_krp_registered = true;
 	bs_probes_why = "on";
-	bs_probe_cost_measure();
 }
 
 /**
@@ -321,11 +322,22 @@ const char *bs_probes_state(void)
 /**
  * bs_probe_cost_ns() - what recording one probe call adds to it
  *
- * Return: nanoseconds per call, measured at load, or 0 if probe calls are
- * not recorded or the measurement failed.
+ * Measures it on the first call (process context: it sleeps), which the
+ * summary's read makes; debugfs_remove() at unload waits for that read.
+ *
+ * Return: nanoseconds per call, or 0 if probe calls are not recorded or the
+ * measurement failed.
  */
 u64 bs_probe_cost_ns(void)
 {
+	static DEFINE_MUTEX(lock);
+	static bool measured;
+
+	mutex_lock(&lock);
+	if (!measured && bs_krp_registered)
+		bs_probe_cost_measure();
+	measured = true;
+	mutex_unlock(&lock);
 	return bs_probe_cost;
 }
 

@@ -46,6 +46,7 @@ static void bs_summary_keys(struct seq_file *m)
 {
 	bool full = bs_log_present();
 	const char *log = "absent";
+	u64 cost;
 
 	if (full)
 		log = bs_log_complete() ? "complete" : "recording";
@@ -74,8 +75,9 @@ static void bs_summary_keys(struct seq_file *m)
 	bs_seq_key(m, "probes", bs_probes_state());
 	bs_seq_key_u(m, "live_probes", bs_live_nr_probes());
 	bs_seq_key_u(m, "live_probes_dropped", bs_live_probes_dropped());
-	if (bs_probe_cost_ns())
-		bs_seq_key_u(m, "probe_cost_ns", bs_probe_cost_ns());
+	cost = bs_probe_cost_ns();	/* measured at the first read */
+	if (cost)
+		bs_seq_key_u(m, "probe_cost_ns", cost);
 	else
 		bs_seq_key(m, "probe_cost_ns", "-");
 	bs_seq_key_u(m, "marks", bs_nr_marks());

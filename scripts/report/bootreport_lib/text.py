@@ -195,7 +195,8 @@ def render_probes(probes, top, width):
 
 def probe_cost_line(meta, probes):
     """What the module's kretprobe added to the probes it recorded: its
-    own figure per call (summary's probe_cost_ns, measured at load) times
+    own figure per call (summary's probe_cost_ns, measured warm at the
+    summary's first read, so a lower bound) times
     their number; nothing from a module that does not say it."""
     try:
         cost = int(meta.get("probe_cost_ns", "-"))
@@ -204,9 +205,9 @@ def probe_cost_line(meta, probes):
     n = sum(r.get("source", "probes") == "probes" for r in probes)
     if not n:
         return []
-    return ["  recording them cost about %.1f us per probe (the module's "
-            "own figure, probe_cost_ns, measured at load): %.3f ms over "
-            "these %d" % (cost / 1e3, n * cost / 1e6, n)]
+    return ["  recording them cost at least about %.1f us per probe (the "
+            "module's own figure, probe_cost_ns, measured warm): %.3f ms "
+            "over these %d" % (cost / 1e3, n * cost / 1e6, n)]
 
 
 def _ms1(ns):
