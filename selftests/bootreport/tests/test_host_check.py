@@ -49,14 +49,14 @@ def write(path, text):
         f.write(text)
 
 
-def host_check(tmp, trace=None, probes=PROBES, bootreport=None):
+def host_check(tmp, trace=None, probes=PROBES, bootreport=None, account=ACCOUNT):
     """Run host-check on a boot directory made in @tmp; (exit, output)."""
     boot = os.path.join(tmp, 'boot')
     dump = os.path.join(boot, 'dump')
     shutil.copytree(SAMPLE, dump)
     write(os.path.join(dump, 'sched.trace'), trace_text(trace or TRACE))
     write(os.path.join(dump, 'trace_clock'), 'local global [arm64-counter]\n')
-    write(os.path.join(dump, 'bst_attr.log'), ACCOUNT)
+    write(os.path.join(dump, 'bst_attr.log'), account)
     write(os.path.join(dump, 'probes'), probes)
     env = dict(os.environ)
     env.pop('BOOTREPORT', None)
@@ -100,6 +100,14 @@ class HostCheck(unittest.TestCase):
         self.assertEqual(rc, 0, out)
         self.assertIn('1..11', out)
         self.assertIn('on-CPU 20.9 + runnable 1.5 + blocked 79.6', out)
+
+    def test_more_cpu_time_than_time_to_run_again(self):
+        # The driver's CPU count from the spin's end exceeds the wall time
+        # from the completion (a loaded host): the wait for a CPU is then
+        # none, and the report's runnable time still holds the sleep's.
+        account = ACCOUNT.replace('woken_cpu_us 200', 'woken_cpu_us 5000')
+        rc, out = host_check(self.tmp, account=account)
+        self.assertEqual(rc, 0, out)
 
     def test_frames_without_modules(self):
         """Without the trace option sym-offset the kernel prints a frame's
