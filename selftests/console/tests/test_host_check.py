@@ -808,16 +808,40 @@ class FloodBoot(HostCheckCase):
     def test_record_twice(self):
         self.assert_fails(self.boot([1, 2, 3, 3, 4, 5]), 'no record of the flood is on the console twice')
 
-    def test_empty_write_console_goes_on(self):
+    def empty_write_boot(self, tail):
         b = Boot(self, self.CMDLINE + ' amba_pl011.test_empty_writes=1')
         b.console(['[    1.%06d] bst-uart: flood record %d of 5' % (i, i) for i in range(1, 6)] +
-                  ['[    2.000000] bst-empty-write: the console goes on'])
-        self.assert_all_ok(b)
+                  list(tail))
+        return b
+
+    GOES_ON = '[    2.000000] bst-empty-write: the console goes on'
+
+    def test_empty_write_console_goes_on(self):
+        self.assert_all_ok(self.empty_write_boot(['** 1 printk messages dropped **', self.GOES_ON]))
 
     def test_empty_write_console_stuck(self):
-        b = Boot(self, self.CMDLINE + ' amba_pl011.test_empty_writes=1')
-        b.console(['[    1.%06d] bst-uart: flood record %d of 5' % (i, i) for i in range(1, 6)])
-        self.assert_fails(b, 'the console goes on after a record its driver never writes')
+        self.assert_fails(self.empty_write_boot([]),
+                          'the console goes on after a record its driver never writes')
+
+    def test_empty_write_not_counted(self):
+        # The given-up record counted as written: no notice at all.
+        self.assert_fails(self.empty_write_boot([self.GOES_ON]),
+                          'the record its driver never writes is counted')
+
+    def test_empty_write_counted_elsewhere(self):
+        self.assert_fails(self.empty_write_boot(['** 1 printk messages dropped **',
+                                                 '[    1.900000] bst-uart: other', self.GOES_ON]),
+                          'the record its driver never writes is counted')
+
+    def test_empty_write_counted_wrong(self):
+        self.assert_fails(self.empty_write_boot(['** 2 printk messages dropped **', self.GOES_ON]),
+                          'the record its driver never writes is counted')
+
+    def test_empty_write_and_other_notice(self):
+        self.assert_fails(self.empty_write_boot(['** 3 printk messages dropped **',
+                                                 '[    1.900000] bst-uart: other',
+                                                 '** 1 printk messages dropped **', self.GOES_ON]),
+                          'the record its driver never writes is counted')
 
     def test_dropped_notice(self):
         self.assert_fails(self.boot(range(1, 6), ['[    0.500000] ** 3 printk messages dropped **']),
