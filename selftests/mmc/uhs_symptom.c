@@ -17,8 +17,9 @@
  *           4 KiB direct reads (default 16) spread over the card.
  *   irq     armed here after bring-up (bst.symptom_arm=, default
  *           irq:all:always): block requests end by sdhci's own 10 s timer.
- *           The reads must each take 10 s or more; every lost interrupt
- *           shows as one "Timeout waiting for hardware interrupt". Then the
+ *           The reads must each take 10 s or more; every request whose
+ *           interrupts were lost shows at least one "Timeout waiting for
+ *           hardware interrupt" (its CMD12 may wait for one more). Then the
  *           fault is disarmed and the card must read again.
  *   remove  armed here after bring-up (remove:all:1): the card is pulled at
  *           the next block request. The read must end, the card must be
@@ -291,8 +292,8 @@ static void symptom_reads(const char *kind)
 	if (!irq)
 		return;
 	/* Real timing: only sdhci's 10 s timer ends a request whose interrupts are lost. */
-	ksft_test_result(min_secs >= 10.0 && timeouts == fired,
-			 "irq: each read took 10 s or more (shortest %.1f s), %ld sdhci timeouts for %ld lost completions\n",
+	ksft_test_result(min_secs >= 10.0 && timeouts >= fired,
+			 "irq: each read took 10 s or more (shortest %.1f s), %ld sdhci timeouts for %ld requests whose interrupts were lost\n",
 			 min_secs, timeouts, fired);
 	err = sd_host_write(&card, MODEL, "none");
 	if (!err && !sd_wait_card(&card, sd_wait_limit()))
