@@ -340,7 +340,8 @@ qemu_machine() { echo "-M virt -cpu cortex-a76 -smp $1 -m 512"; }
 # an sd-card on IMAGE. CAPS: "uhs" offers SDR104, SDR50 and DDR50 (tuning
 # then times out in QEMU 7.2), "sdr50" only SDR50 (no tuning). QEMU 7.2's
 # sd-card cannot do UHS-I itself (no S18A, no CMD11): the boots make it
-# look like one with the test-only scripts/bench/lab/sd-uhs-card.patch.
+# behave as one with the test-only scripts/bench/lab/sd-uhs-model.patch
+# (sdhci_pci.uhs_card=1), a layer between the mmc core and the host.
 sd_card_args() {
 	local caps=0x7
 	[ "${2:-uhs}" = sdr50 ] && caps=0x1

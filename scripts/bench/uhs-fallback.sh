@@ -17,9 +17,11 @@
 #	before each measured one (see bench_rounds in lib.sh); 0: none
 #
 # QEMU 7.2 cannot do UHS-I: the configurations with a UHS-I card run the
-# "uhscard" kernel (the series plus the test-only
-# scripts/bench/lab/sd-uhs-card.patch) and the series' fault injection (see
-# selftests/plan, "SD UHS-I fallback"); "quirk" is the workaround users
+# "uhscard" kernel (the series plus the test-only card and bus faults of
+# scripts/bench/lab/sd-uhs-model.patch, sdhci_pci.uhs_card= and
+# sdhci_pci.uhs_fault=, with the mmc core unmodified) and, for the verifying
+# read only, the series' fault injection (see selftests/plan, "SD UHS-I
+# fallback"); "quirk" is the workaround users
 # apply today, sdhci.debug_quirks2=4, on the same card. With all three
 # UHS-I modes offered, QEMU's own tuning fails SDR104 and DDR50 at the
 # verifying read ("qemu-SDR104"; see selftests/plan). Results go
@@ -41,20 +43,20 @@ done
 bench_set_prime host
 
 FAIL="mmc_core.fail_uhs=1,100,0,-1"
-UHS="mmc_core.test_uhs_card=2"
+UHS="sdhci_pci.uhs_card=1"
 # NAME VARIANT HOST-CAPS KERNEL-COMMAND-LINE (bst.uhs_mode: the mode the
 # guest test checks the card ends in; bst.uhs_path: the failed modes).
 CONFIG_LINES=(
 	"unpatched	baseline	uhs	"
 	"none-3.3V	series	uhs	bst.uhs_mode=HS"
 	"quirk	uhscard	uhs	$UHS sdhci.debug_quirks2=4 bst.uhs_mode=HS"
-	"none-SDR50	uhscard	sdr50	$UHS bst.uhs_mode=SDR50"
-	"qemu-SDR104	uhscard	uhs	$UHS bst.uhs_mode=SDR50 bst.uhs_path=SDR104,DDR50"
-	"cmd11	uhscard	uhs	mmc_core.test_uhs_card=1 bst.uhs_mode=HS bst.uhs_path=1.8V bst.uhs_cmd11=1"
-	"dat	uhscard	uhs	$UHS $FAIL mmc_core.fail_uhs_steps=dat bst.uhs_mode=HS bst.uhs_path=1.8V"
-	"verify-SDR50	uhscard	sdr50	$UHS $FAIL mmc_core.fail_uhs_steps=verify mmc_core.fail_uhs_modes=sdr50 bst.uhs_mode=SDR25 bst.uhs_path=SDR50"
-	"switch-all	uhscard	uhs	$UHS $FAIL mmc_core.fail_uhs_steps=switch bst.uhs_mode=HS bst.uhs_path=SDR104,DDR50,SDR50,SDR25"
-	"verify-all	uhscard	uhs	$UHS $FAIL mmc_core.fail_uhs_steps=verify bst.uhs_mode=HS bst.uhs_path=SDR104,DDR50,SDR50,SDR25"
+	"none-SDR50	uhscard	sdr50	$UHS bst.uhs_mode=SDR50 bst.uhs_cmd11=1"
+	"qemu-SDR104	uhscard	uhs	$UHS bst.uhs_mode=SDR50 bst.uhs_path=SDR104,DDR50 bst.uhs_cmd11=3"
+	"cmd11	uhscard	uhs	$UHS sdhci_pci.uhs_fault=cmd11:all:always bst.uhs_mode=HS bst.uhs_path=1.8V bst.uhs_cmd11=1"
+	"dat	uhscard	uhs	$UHS sdhci_pci.uhs_fault=dat:all:always bst.uhs_mode=HS bst.uhs_path=1.8V bst.uhs_cmd11=10"
+	"verify-SDR50	uhscard	sdr50	$UHS $FAIL mmc_core.fail_uhs_steps=verify mmc_core.fail_uhs_modes=sdr50 bst.uhs_mode=SDR25 bst.uhs_path=SDR50 bst.uhs_cmd11=2"
+	"switch-all	uhscard	uhs	$UHS sdhci_pci.uhs_fault=switch:sdr104,ddr50,sdr50,sdr25:always bst.uhs_mode=HS bst.uhs_path=SDR104,DDR50,SDR50,SDR25 bst.uhs_cmd11=4"
+	"verify-all	uhscard	uhs	$UHS $FAIL mmc_core.fail_uhs_steps=verify bst.uhs_mode=HS bst.uhs_path=SDR104,DDR50,SDR50,SDR25 bst.uhs_cmd11=4"
 )
 declare -A VARIANT CAPS ARGS
 CONFIGS=()
@@ -122,7 +124,7 @@ say "results ($RUNS boots each)"
 python3 "$STATS" "$OUT/runs.tsv" --ref none-3.3V --unit ms --digits 1 \
 	--md "$OUT/results.md" --title "SD UHS-I fallback: host probe to card ready" \
 	--json "$OUT/results.json" --bench "$(basename "$OUT")" \
-	--metric "printk time from \`mmc0: SDHCI controller on PCI\` to \`mmc0: new ... card at address\`, in ms, QEMU virt (TCG). Lower is better. The mode is the one that line names (HS: 3.3 V high speed); QEMU cannot do UHS-I, so the configurations other than unpatched and none-3.3V run the test-only UHS-I card (scripts/bench/lab/sd-uhs-card.patch)." \
+	--metric "printk time from \`mmc0: SDHCI controller on PCI\` to \`mmc0: new ... card at address\`, in ms, QEMU virt (TCG). Lower is better. The mode is the one that line names (HS: 3.3 V high speed); QEMU cannot do UHS-I, so the configurations other than unpatched and none-3.3V run the test-only UHS-I card and its faults (scripts/bench/lab/sd-uhs-model.patch, a layer between the mmc core and the host)." \
 	--meta "date=$(date -u '+%Y-%m-%d %H:%M UTC')" \
 	--meta "host=$(nproc) CPUs, $(qemu-system-aarch64 --version | head -1)" \
 	--meta "guest=QEMU virt, cortex-a76, -smp $CPUS, sdhci-pci (spec 3.00, 1.8 V) with an 8 MiB sd-card (spec 3.01)" \
