@@ -6,7 +6,9 @@
  * uhs_fallback file and one log line each), and reads back as the image.
  * The commands are checked as the host issued them, from the mmc trace
  * event: the CMD6 bus speed switches are the failed modes and then the
- * final one; bst.uhs_cmd11 is the number of CMD11s at boot (default 0; the
+ * final one; each failure's log line comes with the kernel parameter that
+ * starts later boots at the ceiling (mmc_core.sd_uhs_limit=), the last one
+ * naming the card's; bst.uhs_cmd11 is the number of CMD11s at boot (default 0; the
  * UHS-I card of scripts/bench/lab/sd-uhs-model.patch takes a real CMD11 at
  * each initialisation that asks for 1.8 V).
  * With bst.uhs_reinit=1: bst.uhs_resumes resumes (default 1) go straight to
@@ -139,15 +141,15 @@ int main(void)
 	bool reinit = sd_param_long("bst.uhs_reinit", 0);
 	long resumes = sd_param_long("bst.uhs_resumes", 1);
 	long want_failures = 0;
-	char switched[300], host_uhs[300];
+	char switched[300], host_uhs[300], hint[384];
 	struct sd_cmds t;
 	struct sd_uhs u;
-	int logged;
+	int logged, hints, last;
 
 	for (const char *p = want_path; p && *p; p = strchr(p + 1, ','))
 		want_failures++;
 	ksft_print_header();
-	ksft_set_plan(9 + (reinit ? 12 : 0));
+	ksft_set_plan(10 + (reinit ? 12 : 0));
 
 	if (!sd_wait_card(&card, sd_wait_limit()))
 		ksft_exit_fail_msg("no SD card within %.0f s (see the console log)\n",
@@ -166,6 +168,14 @@ int main(void)
 			 u.failures, want_failures, logged);
 	ksft_test_result(!strcmp(u.path, want_path ?: ""),
 			 "failed modes in order: %s (want %s)\n", u.path, want_path ?: "");
+	/* Each step down names the parameter that starts later boots there. */
+	snprintf(host_uhs, sizeof(host_uhs), "%s: to start there on later boots: ", card.host);
+	snprintf(hint, sizeof(hint), "mmc_core.sd_uhs_limit=%s:%s", card.host, u.ceiling);
+	hints = sd_log_count(host_uhs, "mmc_core.sd_uhs_limit=");
+	last = want_failures ? sd_log_count(host_uhs, hint) : 0;
+	ksft_test_result(hints == logged && (!want_failures || last >= 1),
+			 "%d later-boots hints for %d failures, %d naming the ceiling (%s)\n",
+			 hints, logged, last, hint);
 	/* The voltage switch is no CMD6: the switches are the modes tried. */
 	snprintf(switched, sizeof(switched), "%s%s%s",
 		 want_path && strcmp(want_path, "1.8V") ? want_path : "",
