@@ -26,8 +26,10 @@
  *           gone; writing "none" puts it back, and it must come up in the
  *           mode it had (a removal is no reason to step down).
  *
- * bst.symptom_eio=MIN-MAX (or N): the number of reads that must fail (EIO
- * or another error), checked for crc, irq and remove. bst.symptom_hang=S:
+ * bst.symptom_eio=MIN-MAX (or N): the number of reads here that must fail
+ * (EIO or another error), checked for crc and irq; bst.symptom_kernel_eio=
+ * MIN-MAX: the "I/O error, dev mmcblk0" lines of the whole boot (the
+ * kernel's own reads too: the partition table, a root mount), if given. bst.symptom_hang=S:
  * a read that has not returned after S s (default 150) is a hang. Every
  * measured number is printed as "symptom: KEY=VALUE" for the report.
  */
@@ -256,10 +258,11 @@ static void symptom_reads(const char *kind)
 {
 	const char *eio = sd_param("bst.symptom_eio") ?: "1-";
 	const char *arm = sd_param("bst.symptom_arm");
+	const char *kernel_eio = sd_param("bst.symptom_kernel_eio");
 	long n = sd_param_long("bst.symptom_reads", !strcmp(kind, "crc") ? 16 : 2);
 	double hang = sd_param_long("bst.symptom_hang", 150), total, min_secs;
 	char mode0[16], host_uhs[300];
-	long failed, fired, timeouts0, timeouts, stepped0, stepped;
+	long failed, fired, timeouts0, timeouts, stepped0, stepped, blk_errors;
 	bool hung, irq = !strcmp(kind, "irq");
 	int err;
 
@@ -281,14 +284,19 @@ static void symptom_reads(const char *kind)
 	fired = model_fired(kind);
 	timeouts = sd_log_count("Timeout waiting for hardware interrupt", card.host) - timeouts0;
 	stepped = sd_log_count(host_uhs, " failed at ") - stepped0;
+	blk_errors = sd_log_count("I/O error, dev mmcblk0", "");
 	model_show("after");
-	ksft_print_msg("symptom: fault=%s mode_before=%s mode_after=%s reads=%ld failed=%ld total=%.1fs shortest=%.1fs hung=%d fired=%ld sdhci_timeouts=%ld stepdowns=%ld\n",
+	ksft_print_msg("symptom: fault=%s mode_before=%s mode_after=%s reads=%ld failed=%ld total=%.1fs shortest=%.1fs hung=%d fired=%ld sdhci_timeouts=%ld stepdowns=%ld boot_io_errors=%ld\n",
 		       arm ?: kind, mode0, card_present() ? sd_ios_mode(&card) : "gone",
-		       n, failed, total, min_secs, hung, fired, timeouts, stepped);
+		       n, failed, total, min_secs, hung, fired, timeouts, stepped, blk_errors);
 	ksft_test_result(fired > 0, "%s: the fault fired (%ld times)\n", kind, fired);
 	ksft_test_result(!hung, "%s: every read returned within %.0f s\n", kind, hang);
 	ksft_test_result(in_range(failed, eio), "%s: %ld of %ld reads failed (want %s)\n",
 			 kind, failed, n, eio);
+	if (kernel_eio)
+		ksft_test_result(in_range(blk_errors, kernel_eio),
+				 "%s: %ld block layer I/O errors in the boot (want %s)\n",
+				 kind, blk_errors, kernel_eio);
 	if (!irq)
 		return;
 	/* Real timing: only sdhci's 10 s timer ends a request whose interrupts are lost. */
@@ -353,10 +361,10 @@ int main(void)
 		ksft_set_plan(2);
 		symptom_dead18();
 	} else if (!strcmp(kind, "crc")) {
-		ksft_set_plan(3);
+		ksft_set_plan(3 + !!sd_param("bst.symptom_kernel_eio"));
 		symptom_reads(kind);
 	} else if (!strcmp(kind, "irq")) {
-		ksft_set_plan(5);
+		ksft_set_plan(5 + !!sd_param("bst.symptom_kernel_eio"));
 		symptom_reads(kind);
 	} else if (!strcmp(kind, "remove")) {
 		ksft_set_plan(5);
