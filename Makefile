@@ -30,8 +30,9 @@ help:
 	@echo "               started from, earlycon, ... (slow-UART model)"
 	@echo "make bench-console-burst   console throughput after boot on QEMU's own PL011:"
 	@echo "               a 64 KB burst to /dev/kmsg, time to drain, unpatched vs series"
-	@echo "make bench-uhs         SD host probe to card ready with each failing"
-	@echo "               UHS-I step, and what each bring-up costs"
+	@echo "make bench-uhs         SD card bring-up per fault model: unpatched, the"
+	@echo "               debug_quirks2=4 quirk, the series' first and later boots;"
+	@echo "               faults after bring-up: failed reads, time to data"
 	@echo "make bench-probes      a driver probe with and without the module's kretprobe"
 	@echo "make bench-side-by-side   one test driver's probe through initcall_debug +"
 	@echo "               bootgraph.pl, systemd-analyze, boot-time ftrace and bootstamp:"
@@ -112,11 +113,13 @@ bench-console-burst: series
 	@$(S)/build/build-guest.sh slowuart-series
 	@CLOCK=$(or $(CLOCK),icount) $(S)/bench/console-burst.sh
 
-bench-uhs: build
+bench-uhs: series
 	@$(S)/build/build-kernel.sh uhscard
+	@$(S)/build/build-kernel.sh uhsmodel-base
 	@$(S)/build/build-guest.sh series
 	@$(S)/build/build-guest.sh uhscard
-	@$(S)/bench/uhs-fallback.sh
+	@$(S)/build/build-guest.sh uhsmodel-base
+	@CLOCK=$(or $(CLOCK),icount) $(S)/bench/uhs-fallback.sh
 
 bench-probes: series
 	@$(S)/build/build-sparse.sh

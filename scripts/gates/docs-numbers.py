@@ -15,7 +15,8 @@ Checked:
     paragraph names none);
   - "N variants": the kernels of scripts/config/variants;
   - "N configurations": the configurations of scripts/bench/console-boot.sh
-    (CONFIG_TABLE) or scripts/bench/uhs-fallback.sh (CONFIG_LINES),
+    (CONFIG_TABLE) or scripts/bench/uhs-fallback.sh (five per FAULT_LINES
+    line, two per RUNTIME_LINES line),
     whichever benchmark the paragraph names last before the number;
   - "N passed, ...": the wording of the last line scripts/check.sh prints;
   - "TREE=a|b|c", "SERIES=a|b|c": the trees of scripts/config/trees, the
@@ -71,9 +72,15 @@ class Tree:
         m = re.search(r'^CONFIG_TABLE="\n(.*?)^"', text, re.S | re.M)
         self.bench = {"console": len([l for l in m.group(1).splitlines() if l.strip()]) if m else None}
         text = self.read("scripts/bench/uhs-fallback.sh")
-        m = re.search(r"^CONFIG_LINES=\(\n(.*?)^\)", text, re.S | re.M)
-        self.bench["uhs"] = len([l for l in m.group(1).splitlines()
-                                 if l.strip().startswith('"')]) if m else None
+
+        def lines_of(array):
+            m = re.search(rf"^{array}=\(\n(.*?)^\)", text, re.S | re.M)
+            return len([l for l in m.group(1).splitlines()
+                        if l.strip().startswith('"')]) if m else None
+        # Five boots per bring-up fault model, two per runtime fault.
+        faults, runtime = lines_of("FAULT_LINES"), lines_of("RUNTIME_LINES")
+        self.bench["uhs"] = 5 * faults + 2 * runtime \
+            if faults is not None and runtime is not None else None
         self.trees = [l.split()[0] for l in self.lines("scripts/config/trees")
                       if l.strip() and not l.lstrip().startswith("#")]
         m = re.search(r'^\s*echo "(\$pass passed.*)"$', self.read("scripts/check.sh"), re.M)

@@ -12,6 +12,15 @@
  *           works, then nothing answers at 1.8 V until a power cycle: does
  *           the card come up within bst.symptom_wait s (default 60)?
  *           bst.symptom_card=absent, or the mode it must come up in.
+ *   bringup (any fault of the command line, or none) how the card's
+ *           bring-up ends, for make bench-uhs: the card must come up
+ *           within bst.symptom_wait s (default 30) in bst.symptom_card (a
+ *           mode, absent, or any: only reported); bst.symptom_fault=KIND
+ *           must have fired (bst.symptom_fired=1, the default) or never
+ *           (bst.symptom_fired=0: with sdhci.debug_quirks2=4 no fault at
+ *           1.8 V can fire). Whether a 4 KiB read of the card's first
+ *           block then works is reported (without the series nothing
+ *           checks a mode with a read before the card is added).
  *   crc     (sdhci_pci.uhs_fault=crc:... on the command line) reads of a
  *           block or more fail CRC in the card's mode: bst.symptom_reads
  *           4 KiB direct reads (default 16) spread over the card.
@@ -253,6 +262,42 @@ static void symptom_dead18(void)
 				 up ? sd_ios_mode(&card) : "nothing", want);
 }
 
+static void symptom_bringup(void)
+{
+	const char *want = sd_param("bst.symptom_card") ?: "any";
+	const char *fault = sd_param("bst.symptom_fault");
+	bool fire = sd_param_long("bst.symptom_fired", 1);
+	double wait = sd_param_long("bst.symptom_wait", 30), start = bst_now();
+	bool up = sd_wait_card(&card, wait);
+	const char *mode = up ? sd_ios_mode(&card) : "absent";
+	double secs = 0;
+	int err = -ENODEV;
+	long fired;
+
+	if (!up && !model_host(card.host, sizeof(card.host)))
+		ksft_exit_fail_msg("no host with " MODEL " (is this the model's kernel?)\n");
+	/* A card that came up may still not read (no verify without the series). */
+	if (up)
+		err = timed_read(0, sd_param_long("bst.symptom_hang", 150), &secs);
+	fired = fault ? model_fired(fault) : 0;
+	model_show("bringup");
+	ksft_print_msg("symptom: card=%s after=%.1fs init_errors=%d cmd11=%ld fault=%s fired=%ld read=%s read_secs=%.3f boot_io_errors=%d\n",
+		       mode, bst_now() - start, sd_log_count("whilst initialising SD card", "error"),
+		       model_field("cmd11"), fault ?: "none", fired,
+		       up ? (err ? strerror(-err) : "ok") : "none", secs,
+		       sd_log_count("I/O error, dev mmcblk0", ""));
+	if (fault)
+		ksft_test_result(fire ? fired > 0 : fired == 0,
+				 "bringup: the %s fault fired %ld times (want %s)\n",
+				 fault, fired, fire ? "1 or more" : "none");
+	if (!strcmp(want, "any"))
+		ksft_test_result_skip("bringup: card %s after %.0f s, only reported (bst.symptom_card=any)\n",
+				      mode, wait);
+	else
+		ksft_test_result(!strcmp(mode, want), "bringup: card %s after %.0f s (want %s)\n",
+				 mode, wait, want);
+}
+
 /* The fault of the command line, or armed now; then reads. */
 static void symptom_reads(const char *kind)
 {
@@ -356,8 +401,11 @@ int main(void)
 
 	ksft_print_header();
 	if (!kind)
-		ksft_exit_fail_msg("no bst.symptom= (dead18, crc, irq or remove)\n");
-	if (!strcmp(kind, "dead18")) {
+		ksft_exit_fail_msg("no bst.symptom= (bringup, dead18, crc, irq or remove)\n");
+	if (!strcmp(kind, "bringup")) {
+		ksft_set_plan(1 + !!sd_param("bst.symptom_fault"));
+		symptom_bringup();
+	} else if (!strcmp(kind, "dead18")) {
 		ksft_set_plan(2);
 		symptom_dead18();
 	} else if (!strcmp(kind, "crc")) {
@@ -370,7 +418,7 @@ int main(void)
 		ksft_set_plan(5);
 		symptom_remove();
 	} else {
-		ksft_exit_fail_msg("bst.symptom=%s: not dead18, crc, irq or remove\n", kind);
+		ksft_exit_fail_msg("bst.symptom=%s: not bringup, dead18, crc, irq or remove\n", kind);
 	}
 	ksft_finished();
 }

@@ -33,7 +33,8 @@ FILES = {
     "scripts/config/variants": "# c\nbase base x\nseries series x\nextra series x\n",
     "scripts/config/trees": "# c\n7.2 linux-source-7.2 sid\n6.12 linux-source-6.12 trixie\n",
     "scripts/bench/console-boot.sh": 'CONFIG_TABLE="\na-x v1 y\nb-y v2 z\n"\n',
-    "scripts/bench/uhs-fallback.sh": 'CONFIG_LINES=(\n\t"a b c"\n)\n',
+    "scripts/bench/uhs-fallback.sh":
+        'FAULT_LINES=(\n\t"a b c"\n)\nRUNTIME_LINES=(\n\t"d e"\n\t"f g"\n)\n',
     "scripts/check.sh": '\techo "$pass passed, $fail failed, $skip skipped"\n',
     "Documentation/admin-guide/x.rst": "Fine.\n",
     "scripts/bench/results/con-icount.json": json.dumps({
