@@ -171,7 +171,7 @@ static inline bool sd_wait_card(struct sd_card *c, double timeout)
 	return false;
 }
 
-/* A debugfs file of the host ("ios", "fail_mmc_uhs/steps", "mmc0:0001/uhs_fallback"). */
+/* A debugfs file of the host ("ios", "uhs_model", "mmc0:0001/uhs_fallback"). */
 static inline int sd_host_file(const struct sd_card *c, const char *name,
 			       char *buf, size_t size)
 {
