@@ -20,6 +20,14 @@ export FORCE=1
 base=$(git -C "$KSRC" rev-parse "$BST_BASE^{commit}")
 
 prev=$(git -C "$BST_B4_TREE" branch --show-current 2>/dev/null || true)
+# The check branches are the harness's own, and refs are shared by every
+# worktree of KSRC: another cache's run (a second BST_CACHE on the same
+# KSRC) can move a check branch under this worktree, which then looks
+# dirty. Nothing of the user's lives there: take the branch as it is.
+if [[ $prev == b4/*-check ]]; then
+	git -C "$BST_B4_TREE" reset -q --hard || die "cannot reset $BST_B4_TREE ($prev)"
+	prev=
+fi
 restore() { [ -n "$prev" ] && git -C "$BST_B4_TREE" checkout -q "$prev" 2>/dev/null || true; }
 trap restore EXIT
 
