@@ -156,8 +156,8 @@ def bringup(path):
         if med["later"] is None or not med["squirk"]:
             ratio, verdict = "-", "no"
         else:
-            r = med["later"] / med["squirk"]
-            ratio, verdict = f"{r:.3f}", "yes" if r <= LATER_GOAL else "no"
+            q = med["later"] / med["squirk"]
+            ratio, verdict = f"{q:.3f}", "yes" if q <= LATER_GOAL else "no"
             # A later boot in a faster mode than the quirk's pays that
             # mode's bring-up (CMD11, tuning, the verifying read).
             modes = [sorted({r["mode"] for r in kinds[k]}) for k in ("later", "squirk")]
