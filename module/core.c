@@ -30,13 +30,15 @@
  *	log_capacity,
  *	log_dropped, live, live_initcalls, live_initcalls_dropped,
  *	live_cpu_sessions, live_cpu_dropped, probes, live_probes,
- *	live_probes_dropped, probe_cost_ns, marks, marks_max, marks_dropped,
+ *	live_probes_dropped, probe_cost_ns, sched, marks, marks_max, marks_dropped,
  *	bytes_used, sync_counter, sync_monotonic_ns, sync_local_clock_ns,
  *	load_id ("live" is on, no-tracepoints or tracepoint-missing, "probes"
  *	on, no-kretprobes or register-failed: the module loads without them;
  *	probe_cost_ns what recording a probe call adds to it, measured at
  *	the first read of this file, "-" when probe calls are not recorded
- *	or the measurement failed);
+ *	or the measurement failed; "sched" on, no-tracepoints,
+ *	tracepoint-missing, no-memory or register-failed: whether the tasks
+ *	of rows opened after load are followed, see the sched file);
  *	then "# milestone counter since_cnt0_ns since_entry_ns delta_ns"
  *	with the kernel's milestones, module_load (this module loaded) and
  *	mark:<name> rows, delta_ns to the previous recorded row.
@@ -94,6 +96,16 @@
  *	initcall_debug style lines for scripts/bootgraph.pl:
  *	"[    0.123456] calling  fn+0x0/0x0 @ 1" and
  *	"[    0.123789] initcall fn+0x0/0x0 returned 0 after 333 usecs".
+ *
+ * sched (0400)
+ *	The scheduler's events that split each row into on-CPU, runnable and
+ *	blocked, in the line format of ftrace's trace file with counter
+ *	ticks: in full mode the kernel's switches and wake-ups of PID 1 until
+ *	init (built-in initcalls, boot CPU bring-ups), then those of each
+ *	task while it has a module initcall or probe row open, with a stack
+ *	at each switch-out to sleep; "# recording from: A to: B" says what
+ *	they cover, "CPU:N [LOST n EVENTS]" lines where they lost some. See
+ *	sched.c.
  *
  * mark (0200)
  *	Write a name to stamp it: 1 to 32 characters from [A-Za-z0-9._-],
@@ -436,6 +448,7 @@ static void __init bs_debugfs_init(void)
 	debugfs_create_file("probes", 0400, bs_dir,
 			    (void *)&bs_probes_table, &bs_table_fops);
 	debugfs_create_file("mark", 0200, bs_dir, NULL, &bs_mark_fops);
+	debugfs_create_file("sched", 0400, bs_dir, NULL, &bs_sched_fops);
 }
 
 static int __init bootstamp_init(void)
@@ -453,9 +466,11 @@ static int __init bootstamp_init(void)
 	if (ret)
 		goto err_log;
 
+	/* Before the rows can start: each row's task is followed from its start. */
+	bs_sched_init();
 	ret = bs_live_init();
 	if (ret)
-		goto err_log;
+		goto err_sched;
 
 	bs_probes_init();
 	bs_debugfs_init();
@@ -470,6 +485,8 @@ static int __init bootstamp_init(void)
 		bs_clock.freq_hz, bs_load_id, bs_read_counter());
 	return 0;
 
+err_sched:
+	bs_sched_exit();
 err_log:
 	bs_log_exit();
 	return ret;
@@ -481,6 +498,7 @@ static void __exit bootstamp_exit(void)
 	debugfs_remove(bs_dir);
 	bs_probes_exit();
 	bs_live_exit();
+	bs_sched_exit();
 	bs_log_exit();
 }
 

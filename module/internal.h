@@ -158,6 +158,24 @@ bool bs_log_initcall(unsigned int i, struct bs_initcall *ic);
 bool bs_log_cpu(unsigned int i, struct bs_cpu *c);
 size_t bs_log_bytes(void);
 
+/* One of PID 1's scheduler events from the boot log (counter value). */
+struct bs_log_sched {
+	u64			t;
+	const unsigned long	*frames;	/* nr_frames, innermost first */
+	pid_t			other;		/* task switched to/from, or waker */
+	unsigned int		cpu;
+	u8			nr_frames;
+	char			state;		/* of the task switched out */
+	bool			out;		/* PID 1 switched out, else in */
+	bool			waking;		/* PID 1 woken */
+	bool			preempt;
+};
+
+unsigned int bs_log_nr_sched(void);
+unsigned int bs_log_sched_dropped(void);
+u64 bs_log_sched_start(void);
+bool bs_log_sched(unsigned int i, struct bs_log_sched *e);
+
 /* live.c: module initcalls and CPU bring-up recorded after load. */
 int bs_live_init(void);
 void bs_live_exit(void);
@@ -191,6 +209,15 @@ unsigned int bs_live_nr_probes(void);
 unsigned int bs_live_probes_dropped(void);
 bool bs_live_probe(unsigned int i, struct bs_probe *p);
 size_t bs_probes_bytes(void);
+
+/* sched.c: where the time of rows opened after load went. */
+void bs_sched_init(void);
+void bs_sched_exit(void);
+void bs_sched_enter(void);
+void bs_sched_leave(void);
+const char *bs_sched_state(void);
+size_t bs_sched_bytes(void);
+extern const struct file_operations bs_sched_fops;
 
 /* mark.c: userspace milestones. */
 unsigned int bs_nr_marks(void);

@@ -99,6 +99,7 @@ static void bs_probe_initcall_start(void *data, initcall_t fn)
 			continue;
 		r->pid = task_pid_nr(current);
 		r->cpu = raw_smp_processor_id();
+		bs_sched_enter();
 		/* Last, so that the slot search is not part of the duration. */
 		r->start = bs_read_counter();
 		return;
@@ -120,6 +121,7 @@ static void bs_probe_initcall_finish(void *data, initcall_t fn, int ret)
 		r->end = now;
 		r->ret = ret;
 		atomic_set_release(&r->state, BS_REC_DONE);
+		bs_sched_leave();
 		return;
 	}
 }

@@ -291,6 +291,87 @@ size_t bs_log_bytes(void)
 	       (size_t)bs_log_nr_cpus() * 2 * sizeof(*bs_log->cpus);
 }
 
+#ifdef BOOTSTAMP_SCHED_FRAMES
+/**
+ * bs_log_nr_sched() - PID 1's scheduler events in the boot log
+ *
+ * Return: their number once boot recording stopped, else 0.
+ */
+unsigned int bs_log_nr_sched(void)
+{
+	return bs_log_complete() && bs_log->sched ? bs_log->nr_sched : 0;
+}
+
+/**
+ * bs_log_sched_dropped() - PID 1's scheduler events the log had no room for
+ *
+ * Return: their number once boot recording stopped, else 0.
+ */
+unsigned int bs_log_sched_dropped(void)
+{
+	return bs_log_complete() && bs_log->sched ? bs_log->sched_dropped : 0;
+}
+
+/**
+ * bs_log_sched_start() - counter value from which PID 1's events are kept
+ *
+ * Return: the counter value, 0 if not recorded.
+ */
+u64 bs_log_sched_start(void)
+{
+	return bs_log_complete() && bs_log->sched ? bs_log->sched_start : 0;
+}
+
+/**
+ * bs_log_sched() - one of PID 1's scheduler events
+ * @i: index below bs_log_nr_sched()
+ * @e: filled in
+ *
+ * Return: false for an entry the kernel did not fill.
+ */
+bool bs_log_sched(unsigned int i, struct bs_log_sched *e)
+{
+	const struct bootstamp_sched *s;
+
+	if (i >= bs_log_nr_sched())
+		return false;
+	s = &bs_log->sched[i];
+	/* Pairs with the kernel's release: the rest of the entry is set. */
+	e->t = smp_load_acquire(&s->t);
+	if (!e->t)
+		return false;
+	e->other = s->other;
+	e->cpu = s->cpu;
+	e->out = s->kind == BOOTSTAMP_SCHED_OUT;
+	e->waking = s->kind == BOOTSTAMP_SCHED_WAKING;
+	e->state = s->state;
+	e->preempt = s->flags & BOOTSTAMP_SCHED_PREEMPTED;
+	e->nr_frames = s->nr_frames;
+	e->frames = e->nr_frames ? &bs_log->sched_frames[s->frame] : NULL;
+	return true;
+}
+#else /* a boot log without PID 1's scheduler events */
+unsigned int bs_log_nr_sched(void)
+{
+	return 0;
+}
+
+unsigned int bs_log_sched_dropped(void)
+{
+	return 0;
+}
+
+u64 bs_log_sched_start(void)
+{
+	return 0;
+}
+
+bool bs_log_sched(unsigned int i, struct bs_log_sched *e)
+{
+	return false;
+}
+#endif
+
 #else /* no boot log in this kernel */
 
 int bs_log_init(void)
@@ -366,4 +447,23 @@ size_t bs_log_bytes(void)
 	return 0;
 }
 
+unsigned int bs_log_nr_sched(void)
+{
+	return 0;
+}
+
+unsigned int bs_log_sched_dropped(void)
+{
+	return 0;
+}
+
+u64 bs_log_sched_start(void)
+{
+	return 0;
+}
+
+bool bs_log_sched(unsigned int i, struct bs_log_sched *e)
+{
+	return false;
+}
 #endif

@@ -101,6 +101,8 @@ static void bs_probe_start(struct bs_live_probe *r, const char *dev,
 	r->async = current_is_async();
 	r->pid = task_pid_nr(current);
 	r->cpu = raw_smp_processor_id();
+	/* The scheduler events of this task say where the probe's time went. */
+	bs_sched_enter();
 	/* Last, so that the handler's work is not part of the duration. */
 	r->start = bs_read_counter();
 	atomic_set_release(&r->state, BS_PROBE_RUNNING);
@@ -112,6 +114,7 @@ static void bs_probe_end(struct bs_live_probe *r, u64 now, int ret)
 	r->end = now;
 	r->ret = ret > 0 ? -ret : ret;
 	atomic_set_release(&r->state, BS_PROBE_DONE);
+	bs_sched_leave();
 }
 
 static int bs_probe_entry(struct kretprobe_instance *ri, struct pt_regs *regs)

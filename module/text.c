@@ -80,12 +80,13 @@ static void bs_summary_keys(struct seq_file *m)
 		bs_seq_key_u(m, "probe_cost_ns", cost);
 	else
 		bs_seq_key(m, "probe_cost_ns", "-");
+	bs_seq_key(m, "sched", bs_sched_state());
 	bs_seq_key_u(m, "marks", bs_nr_marks());
 	bs_seq_key_u(m, "marks_max", BS_MAX_MARKS);
 	bs_seq_key_u(m, "marks_dropped", bs_marks_dropped());
 	bs_seq_key_u(m, "bytes_used",
 		     bs_log_bytes() + bs_live_bytes() + bs_probes_bytes() +
-		     bs_marks_bytes());
+		     bs_marks_bytes() + bs_sched_bytes());
 	bs_summary_sync(m);
 	seq_printf(m, "# load_id: %016llx\n", bs_load_id);
 }

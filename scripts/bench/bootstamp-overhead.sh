@@ -3,7 +3,9 @@
 # bootstamp-overhead.sh: what the boot-stamp recorder (CONFIG_BOOTSTAMP)
 # costs at boot, and what boot-time tracing of the same tracepoints costs
 # instead. Boots, in QEMU virt, interleaved in rotating order:
-#   series       the series kernel, recorder on
+#   series       the series kernel, recorder on (with PID 1's scheduler
+#                events, bootstamp patch 8: the attribution of the built-in
+#                initcalls and boot bring-ups)
 #   nobootstamp  the same series with the recorder compiled out
 #   tracing      the nobootstamp kernel with boot-time tracing of the events
 #                the recorder uses (initcall and cpuhp enter/exit) on the

@@ -1,8 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0
-"""Where an initcall's or a probe's time went, from the scheduler's trace.
+"""Where an initcall's or a probe's time went, from the scheduler's events.
 
-Input: a copy of /sys/kernel/tracing/trace (the dump's sched.trace) of a
-boot traced with
+Input: the bootstamp module's sched file (the dump's sched: the kernel's
+events of PID 1 until init and the module's of each row's task after its
+load, in counter ticks, in the line format below with a "# recording
+from: A to: B" header that says what they cover), or a copy of
+/sys/kernel/tracing/trace (the dump's sched.trace, which wins when both
+are there) of a boot traced with
 
   trace_clock=arm64-counter trace_event=sched:sched_switch,sched:sched_waking
   trace_trigger="sched_switch.stacktrace if prev_state & 255"
@@ -58,9 +62,11 @@ _SWITCH_RE = re.compile(r"^(?:prev_comm=.{0,15} )?prev_pid=(?P<prev>\d+)"
                         r"(?: prev_prio=-?\d+)? prev_state=(?P<state>\S+)"
                         r" ==> (?:next_comm=.{0,15} )?next_pid=(?P<next>\d+)"
                         r"(?: next_prio=-?\d+)?\s*$")
-_WAKEUP_RE = re.compile(r"^(?:comm=.{0,15} )?pid=(?P<pid>\d+) prio=-?\d+"
+_WAKEUP_RE = re.compile(r"^(?:comm=.{0,15} )?pid=(?P<pid>\d+)(?: prio=-?\d+)?"
                         r"(?: success=\d+)?(?: target_cpu=\d+)?\s*$")
 _HEADER_RE = re.compile(r"entries-in-buffer/entries-written: (\d+)/(\d+)")
+# The module's sched file: the interval its events cover for every row.
+_COVER_RE = re.compile(r"^# recording from: (\d+) to: (\d+)\s*$")
 _LOST_RE = re.compile(r"^CPU:(?P<cpu>\d+) \[LOST(?: (?P<n>\d+))? EVENTS\]")
 _FRAME_RE = re.compile(r"^\s*=>\s*(?P<sym>\S+)(?:\s+\[(?P<mod>[^\]]+)\])?")
 
@@ -120,6 +126,7 @@ class Trace:
         self.clock = clock
         self.events = []
         self.held = self.written = None
+        self.cover = None   # (from, to) of the module's sched file
         self.first_t = {}   # cpu -> first event time
         # [cpu, n, after, before]: n events (None: unknown) lost on cpu
         # between its events at times after and before (None: no such
@@ -143,6 +150,9 @@ class Trace:
                 m = _HEADER_RE.search(raw)
                 if m:
                     self.held, self.written = int(m.group(1)), int(m.group(2))
+                m = _COVER_RE.match(raw)
+                if m:
+                    self.cover = (int(m.group(1)), int(m.group(2)))
                 continue
             fm = _FRAME_RE.match(raw)
             if fm:
@@ -238,15 +248,22 @@ class Trace:
             gap[2] = float("-inf") if gap[2] is None else conv(gap[2])
             gap[3] = float("inf") if gap[3] is None else conv(gap[3])
         self.first_t = {c: conv(t) for c, t in self.first_t.items()}
-        # Without a lost event the trace covers all from its first event;
-        # with some, only from where every CPU's ring still starts.
-        if not self.first_t:
+        # The module's file says what it covers (its losses are LOST
+        # lines); a ring without a lost event covers all from its first
+        # event, with some only from where every CPU's ring still starts.
+        if self.cover is not None:
+            if self.cover[1] > self.cover[0]:
+                self.covered_from, self.covered_to = map(conv, self.cover)
+            else:
+                self.covered_from = self.covered_to = None
+        elif not self.first_t:
             self.covered_from = None
         elif self.lost():
             self.covered_from = max(self.first_t.values())
         else:
             self.covered_from = min(self.first_t.values())
-        self.covered_to = max((ev.t for ev in self.events), default=None)
+        if self.cover is None:
+            self.covered_to = max((ev.t for ev in self.events), default=None)
         self.by_pid = {}
         for ev in self.events:
             pids = {ev.prev, ev.next} if ev.kind == "switch" else {ev.pid}
@@ -272,8 +289,18 @@ def read_clock(path):
 
 
 def load(dump):
-    """The dump's sched.trace, placed, or None when the dump has none."""
+    """The dump's sched.trace, else its sched (the module's), placed, or
+    None when the dump has neither."""
     path = os.path.join(dump.dir, "sched.trace")
+    own = os.path.join(dump.dir, "sched")
+    if not os.path.exists(path) and os.path.exists(own):
+        with open(own, encoding="utf-8", errors="replace") as f:
+            text = f.read()
+        trace = Trace(own, text, "arm64-counter")
+        if trace.cover is None:
+            raise InputError(own, 1, "no \"# recording from: A to: B\" "
+                             "line (not the bootstamp module's sched file?)")
+        return trace.place(dump)
     if not os.path.exists(path):
         return None
     clock = read_clock(os.path.join(dump.dir, "trace_clock"))

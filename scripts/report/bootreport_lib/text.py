@@ -293,11 +293,12 @@ def splits(dump, trace):
 
 def render_attribution(dump, trace, top):
     """Per slow initcall and probe: on-CPU, runnable, blocked and where it
-    blocked, from the dump's sched.trace; deferred probes' tries."""
+    blocked, from the dump's sched events; deferred probes' tries."""
     out = ["Where the time went (initcalls, probes, CPU bring-up; "
-           "sched.trace on the %s clock: %d "
+           "%s on the %s clock: %d "
            "switches and wakeups%s)" % (
-               trace.clock, len(trace.events),
+               "sched.trace" if trace.cover is None else
+               "the module's sched file", trace.clock, len(trace.events),
                ", %d events lost: only from %s ms on" % (
                    trace.lost(), ms(trace.covered_from, 0))
                if trace.lost() else "")]

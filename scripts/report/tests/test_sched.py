@@ -596,3 +596,94 @@ class Report(Dumps):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+def own_switch(cpu, ms, prev, state, nxt):
+    """A line of the module's sched file: no comm, no flags, no prio."""
+    return ("<...>-%d [%03d] %d: sched_switch: prev_pid=%d prev_state=%s "
+            "==> next_pid=%d" % (prev, cpu, tick(ms), prev, state, nxt))
+
+
+def own_stack(cpu, ms, frames, pid=PID):
+    return "\n".join(["<...>-%d [%03d] %d: <stack trace>" % (
+        pid, cpu, tick(ms))] + [" => %s" % f for f in frames])
+
+
+def own_waking(cpu, ms, pid, waker=OTHER):
+    return "<...>-%d [%03d] %d: sched_waking: pid=%d" % (waker, cpu,
+                                                          tick(ms), pid)
+
+
+def own_file(lines, start=0, end=1000):
+    return ("# tracer: bootstamp sched events, counter ticks\n# sched: on\n"
+            "# recording from: %d to: %d\n" % (tick(start), tick(end)) +
+            "\n".join(lines) + "\n")
+
+
+class ModuleFile(Dumps):
+    """The module's sched file (module/sched.c): the same lines without
+    comm, flags and prio, and a header that says what the events cover;
+    the dump has no sched.trace and no trace_clock then."""
+
+    def own(self, text):
+        d = self.dump("", clock=None)
+        os.remove(os.path.join(d, "sched.trace"))
+        with open(os.path.join(d, "sched"), "w") as f:
+            f.write(text)
+        return sched.load(parse.Dump(d))
+
+    SLEEP = [own_switch(0, 12, PID, "D", 0), own_stack(0, 12, MSLEEP),
+             own_waking(1, 62, PID), own_switch(0, 62.5, 0, "R", PID)]
+
+    def test_split_within_the_cover(self):
+        """Covered from its header, not from the first event, and to its
+        end, not to the last event: an interval with no event after the
+        sleep is split, on-CPU to its end."""
+        tr = self.own(own_file(self.SLEEP))
+        self.assertEqual(tr.clock, "arm64-counter")
+        sp = sched.attribute(tr, PID, 10 * MS, 110 * MS)
+        self.assertEqual(sp.blocked_ns, 50 * MS)
+        self.assertEqual(sp.runnable_ns, MS // 2)
+        self.assertEqual(sp.on_ns, 49.5 * MS)
+        self.assertEqual(sp.site_list(),
+                         [["msleep in foo_sleep [foo]", 50 * MS, 1]])
+        self.assertEqual(sp.problems, [])
+
+    def test_outside_the_cover_not_split(self):
+        """A row that ends after the read (or began before the recording)
+        is not split: the events cannot say what happened there."""
+        tr = self.own(own_file(self.SLEEP, start=5, end=100))
+        self.assertIsNone(sched.attribute(tr, PID, 10 * MS, 110 * MS))
+        self.assertIsNone(sched.attribute(tr, PID, 1 * MS, 90 * MS))
+        self.assertIsNotNone(sched.attribute(tr, PID, 10 * MS, 90 * MS))
+
+    def test_nothing_covered(self):
+        """The module followed nothing (from = to): no row is split."""
+        tr = self.own(own_file([], start=0, end=0))
+        self.assertIsNone(sched.attribute(tr, PID, 10 * MS, 90 * MS))
+
+    def test_lost_lines_leave_rows_unsplit(self):
+        """Events the module had no room for (or a row whose task it
+        could not follow): LOST lines at that point on every CPU, and a
+        row across them is not split."""
+        lost = "CPU:0 [LOST 0 EVENTS]\nCPU:1 [LOST 0 EVENTS]"
+        tr = self.own(own_file(self.SLEEP + [lost]))
+        sp = sched.attribute(tr, PID, 10 * MS, 110 * MS)
+        self.assertTrue(any("events lost" in p for p in sp.problems),
+                        sp.problems)
+        # A row that ended before the loss is split as usual.
+        sp = sched.attribute(tr, PID, 10 * MS, 61 * MS)
+        self.assertEqual(sp.problems, [])
+
+    def test_not_the_module_file(self):
+        """A sched file without the cover line is refused, not guessed."""
+        with self.assertRaises(parse.InputError):
+            self.own("\n".join(self.SLEEP) + "\n")
+
+    def test_sched_trace_wins(self):
+        """With both, the ftrace copy is read (the user asked for it)."""
+        d = self.dump(self.bracket(self.SLEEP))
+        with open(os.path.join(d, "sched"), "w") as f:
+            f.write(own_file([]))
+        tr = sched.load(parse.Dump(d))
+        self.assertIsNone(tr.cover)
