@@ -9,10 +9,11 @@
 #                   tree's scripts/bootgraph.pl as well
 #   ftrace          boot-time tracing of the scheduler events with a stack
 #                   per switch, on the default clock, read as it is
-#   bootstamp       the module and the same events on the arm64-counter
-#                   clock (the recipe of Documentation/admin-guide/
-#                   bootstamp.rst, "Where the time went"), through
-#                   scripts/report/bootreport
+#   bootstamp       the module alone, through scripts/report/bootreport:
+#                   its own scheduler events of the probe's task (and the
+#                   kernel's of PID 1 until init), no tracing and no
+#                   command line option (Documentation/admin-guide/
+#                   bootstamp.rst, "Where the time went")
 # After /init each boot runs selftests/bootstamp/side_by_side, which loads
 # bst_attr (its probe defers once, then sleeps 50 ms in bst_attr_sleep,
 # spins 20 ms and waits 30 ms on a completion in bst_attr_wait) and copies
@@ -43,7 +44,7 @@ declare -A EXTRA=(
 	[plain]=""
 	[initcall_debug]=" initcall_debug log_buf_len=1M"
 	[ftrace]=" $SCHED"
-	[bootstamp]=" bst.insmod=bootstamp.ko trace_clock=arm64-counter $SCHED"
+	[bootstamp]=" bst.insmod=bootstamp.ko"
 )
 CLOCK=${CLOCK:-icount}
 bench_set_clock "$CLOCK"

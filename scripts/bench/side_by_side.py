@@ -321,10 +321,11 @@ def table(res, shown, rst=False):
             num('bootstamp:try%d' % i, 'try %d ' % i, ' ms (%s)' % ret)
             for i, ret in enumerate(b.get('tries', []), 1)),
             num('bootstamp:bound', 'bound ', ' ms after the first try began')),
-        costcell('bootstamp'),
-        'the series (a rebuild) for the counter clock, or live mode on a distro kernel with '
-        'kretprobes; the module; command line %s plus the events above; root and debugfs' %
-        code('trace_clock=arm64-counter'),
+        costcell('bootstamp') + '; every row boots the series kernel, whose recorder (with '
+        'PID 1\'s scheduler events) is measured apart by make bench-bootstamp',
+        'the module (its own scheduler events of each probe\'s task; kretprobes for probes); '
+        'the series (a rebuild) for the built-in initcalls before it loads; no command line; '
+        'root and debugfs',
     ])
     label[0] = 'the driver\'s own account (the truth)'
     truth_row = [
