@@ -171,7 +171,17 @@ struct bs_log_sched {
 	bool			preempt;
 };
 
+/* What the kernel kept of PID 1's events and from when it lost some. */
+struct bs_log_sched_info {
+	u64		full_at;	/* first not kept, 0: none */
+	u64		until;		/* end of recording (init_exec) */
+	unsigned int	nr;
+	unsigned int	dropped;
+	unsigned int	stacks_dropped;
+};
+
 unsigned int bs_log_nr_sched(void);
+bool bs_log_sched_info(struct bs_log_sched_info *k);
 unsigned int bs_log_sched_dropped(void);
 u64 bs_log_sched_start(void);
 bool bs_log_sched(unsigned int i, struct bs_log_sched *e);

@@ -299,7 +299,8 @@ size_t bs_log_bytes(void)
  */
 unsigned int bs_log_nr_sched(void)
 {
-	return bs_log_complete() && bs_log->sched ? bs_log->nr_sched : 0;
+	return bs_log_complete() && bs_log->sched ?
+	       READ_ONCE(bs_log->nr_sched) : 0;
 }
 
 /**
@@ -309,7 +310,8 @@ unsigned int bs_log_nr_sched(void)
  */
 unsigned int bs_log_sched_dropped(void)
 {
-	return bs_log_complete() && bs_log->sched ? bs_log->sched_dropped : 0;
+	return bs_log_complete() && bs_log->sched ?
+	       READ_ONCE(bs_log->sched_dropped) : 0;
 }
 
 /**
@@ -320,6 +322,24 @@ unsigned int bs_log_sched_dropped(void)
 u64 bs_log_sched_start(void)
 {
 	return bs_log_complete() && bs_log->sched ? bs_log->sched_start : 0;
+}
+
+/**
+ * bs_log_sched_info() - what the kernel kept of PID 1's events, and lost
+ * @k: filled in
+ *
+ * Return: false when the log has none.
+ */
+bool bs_log_sched_info(struct bs_log_sched_info *k)
+{
+	if (!bs_log_complete() || !bs_log->sched)
+		return false;
+	k->nr = READ_ONCE(bs_log->nr_sched);
+	k->dropped = READ_ONCE(bs_log->sched_dropped);
+	k->stacks_dropped = READ_ONCE(bs_log->sched_stacks_dropped);
+	k->full_at = READ_ONCE(bs_log->sched_full_at);
+	k->until = bs_log->milestone[BOOTSTAMP_INIT_EXEC];
+	return true;
 }
 
 /**
@@ -367,6 +387,11 @@ u64 bs_log_sched_start(void)
 }
 
 bool bs_log_sched(unsigned int i, struct bs_log_sched *e)
+{
+	return false;
+}
+
+bool bs_log_sched_info(struct bs_log_sched_info *k)
 {
 	return false;
 }
@@ -463,6 +488,11 @@ u64 bs_log_sched_start(void)
 }
 
 bool bs_log_sched(unsigned int i, struct bs_log_sched *e)
+{
+	return false;
+}
+
+bool bs_log_sched_info(struct bs_log_sched_info *k)
 {
 	return false;
 }

@@ -17,17 +17,19 @@
  * that bootreport reads it as it reads a sched.trace:
  *
  *	# recording from: FROM to: TO
+ *	# hole: START END PID|all REASON
  *	<...>-PID [CPU] TICKS: sched_switch: prev_pid=P prev_state=S ==> next_pid=N
  *	<...>-PID [CPU] TICKS: <stack trace>
  *	 => symbol+off/size [module]
  *	<...>-PID [CPU] TICKS: sched_waking: pid=P
- *	CPU:N [LOST n EVENTS]
  *
  * FROM..TO is what the events cover for the rows the other files have:
- * from the kernel's start (full mode) or the load, to the read. A row open
- * when no slot was free to follow its task, and events past a full
- * buffer, end the cover with LOST lines at that time on every CPU; the
- * kernel's dropped events with LOST lines after its last ones.
+ * from the kernel's start of recording (full mode) or the load, to the
+ * read. A hole is a stretch in which some of them were not kept (END "-":
+ * to the end), for one task or for all: the kernel's PID 1 events past
+ * its buffer, ours past our buffer, and the task of a row that found no
+ * free slot to be followed. A row that overlaps a hole of its task cannot
+ * be split.
  */
 #include "internal.h"
 
@@ -40,6 +42,8 @@
 #include <linux/stacktrace.h>
 #include <linux/tracepoint.h>
 #include <linux/vmalloc.h>
+
+#include <trace/events/sched.h>
 
 #define BS_SCHED_MAX		4096	/* events after load */
 #define BS_SCHED_FRAMES		12	/* return addresses per sleep */
@@ -65,22 +69,69 @@ static struct bs_sched_ev *bs_ev;
 static unsigned long *bs_frames;
 static atomic_t bs_ev_next = ATOMIC_INIT(0);
 static atomic_t bs_frames_next = ATOMIC_INIT(0);
-/* First counter value from which the cover ends, 0 while it holds. */
-static atomic64_t bs_lost_at = ATOMIC64_INIT(0);
+static atomic_t bs_ev_dropped = ATOMIC_INIT(0);
+static atomic_t bs_stacks_dropped = ATOMIC_INIT(0);
+/* Earliest counter value of an event not kept, 0 while all are. */
+static atomic64_t bs_full_at = ATOMIC64_INIT(0);
+
+/* Tasks of rows that found no free slot: a hole each, from then on. */
+#define BS_SCHED_UNFOLLOWED	16
+struct bs_unfollowed {
+	u64	t;		/* 0: free */
+	pid_t	pid;
+};
+
+static struct bs_unfollowed bs_unfollowed[BS_SCHED_UNFOLLOWED];
+static atomic_t bs_unfollowed_next = ATOMIC_INIT(0);
 static atomic_t bs_untracked = ATOMIC_INIT(0);
 
-/* Tasks with a row open: pid (0: free slot) and nesting, set by the task. */
-static pid_t bs_track_pid[BS_SCHED_TRACKED];
-static unsigned int bs_track_depth[BS_SCHED_TRACKED];
+/*
+ * Tasks with a row open: pid (0: free slot) and nesting. A slot is claimed
+ * with cmpxchg() and changed afterwards by its task only, until the task
+ * releases it or dies (its last switch-out, in the sched_switch probe).
+ */
+struct bs_track {
+	pid_t		pid;
+	unsigned int	depth;
+};
+
+static struct bs_track bs_track[BS_SCHED_TRACKED];
+/* Slots below this were ever claimed: the probes scan no further. */
+static unsigned int bs_track_hwm;
 static atomic_t bs_nr_tracked = ATOMIC_INIT(0);
 
 static bool bs_sched_on;
 static const char *bs_sched_why = "no-tracepoints";
 static u64 bs_sched_from;
 
-static void bs_lose(u64 now)
+/* Keep @now as bs_full_at if it is the earliest event not kept. */
+static void bs_full(u64 now)
 {
-	atomic64_cmpxchg(&bs_lost_at, 0, now);
+	s64 old = atomic64_read(&bs_full_at);
+
+	while ((!old || now < (u64)old) &&
+	       !atomic64_try_cmpxchg(&bs_full_at, &old, now))
+		;
+}
+
+/* A row of the current task that cannot be followed, from @now on. */
+static void bs_unfollowed_add(pid_t pid, u64 now)
+{
+	unsigned int i;
+
+	atomic_inc(&bs_untracked);
+	if (atomic_read(&bs_unfollowed_next) >= BS_SCHED_UNFOLLOWED)
+		goto all;
+	i = atomic_fetch_inc(&bs_unfollowed_next);
+	if (i >= BS_SCHED_UNFOLLOWED)
+		goto all;
+	bs_unfollowed[i].pid = pid;
+	/* Pairs with the acquire in bs_sched_open(). */
+	smp_store_release(&bs_unfollowed[i].t, now);
+	return;
+all:
+	/* No room to say whose: no row is split from here on. */
+	bs_full(now);
 }
 
 /**
@@ -91,26 +142,36 @@ static void bs_lose(u64 now)
 void bs_sched_enter(void)
 {
 	pid_t pid = task_pid_nr(current);
-	unsigned int i;
+	unsigned int i, hwm;
 
 	if (!READ_ONCE(bs_sched_on))
 		return;
-	for (i = 0; i < BS_SCHED_TRACKED; i++) {
-		if (READ_ONCE(bs_track_pid[i]) == pid) {
-			bs_track_depth[i]++;
+	hwm = READ_ONCE(bs_track_hwm);
+	for (i = 0; i < hwm; i++) {
+		if (READ_ONCE(bs_track[i].pid) == pid) {
+			WRITE_ONCE(bs_track[i].depth, bs_track[i].depth + 1);
 			return;
 		}
 	}
 	for (i = 0; i < BS_SCHED_TRACKED; i++) {
-		if (cmpxchg(&bs_track_pid[i], 0, pid) == 0) {
-			bs_track_depth[i] = 1;
+		if (cmpxchg(&bs_track[i].pid, 0, pid) == 0) {
+			WRITE_ONCE(bs_track[i].depth, 1);
+			/* The probes' scan limit only grows. */
+			while (hwm <= i && !try_cmpxchg(&bs_track_hwm, &hwm, i + 1))
+				;
 			atomic_inc(&bs_nr_tracked);
 			return;
 		}
 	}
-	/* Its events are not kept: a row from here on cannot be split. */
-	atomic_inc(&bs_untracked);
-	bs_lose(bs_read_counter());
+	bs_unfollowed_add(pid, bs_read_counter());
+}
+
+static void bs_track_release(struct bs_track *k)
+{
+	WRITE_ONCE(k->depth, 0);
+	/* After depth: the next claimer of the slot sets its own. */
+	smp_store_release(&k->pid, 0);
+	atomic_dec(&bs_nr_tracked);
 }
 
 /**
@@ -118,46 +179,52 @@ void bs_sched_enter(void)
  */
 void bs_sched_leave(void)
 {
+	unsigned int i, hwm = READ_ONCE(bs_track_hwm);
 	pid_t pid = task_pid_nr(current);
-	unsigned int i;
 
-	for (i = 0; i < BS_SCHED_TRACKED; i++) {
-		if (READ_ONCE(bs_track_pid[i]) != pid)
+	for (i = 0; i < hwm; i++) {
+		if (READ_ONCE(bs_track[i].pid) != pid)
 			continue;
-		if (--bs_track_depth[i])
-			return;
-		WRITE_ONCE(bs_track_pid[i], 0);
-		atomic_dec(&bs_nr_tracked);
+		if (bs_track[i].depth > 1)
+			WRITE_ONCE(bs_track[i].depth, bs_track[i].depth - 1);
+		else
+			bs_track_release(&bs_track[i]);
 		return;
 	}
 }
 
-static bool bs_tracked(pid_t pid)
+static struct bs_track *bs_tracked(pid_t pid)
 {
-	unsigned int i;
+	unsigned int i, hwm = READ_ONCE(bs_track_hwm);
 
 	if (!pid)
-		return false;
-	for (i = 0; i < BS_SCHED_TRACKED; i++)
-		if (READ_ONCE(bs_track_pid[i]) == pid)
-			return true;
-	return false;
+		return NULL;
+	for (i = 0; i < hwm; i++)
+		if (READ_ONCE(bs_track[i].pid) == pid)
+			return &bs_track[i];
+	return NULL;
 }
 
 static struct bs_sched_ev *bs_claim(u64 now, u8 kind)
 {
-	unsigned int i = atomic_fetch_inc(&bs_ev_next);
 	struct bs_sched_ev *e;
+	unsigned int i;
 
-	if (i >= BS_SCHED_MAX) {
-		bs_lose(now);
-		return NULL;
-	}
+	/* Once full, the index stops growing: it cannot wrap. */
+	if (atomic_read(&bs_ev_next) >= BS_SCHED_MAX)
+		goto full;
+	i = atomic_fetch_inc(&bs_ev_next);
+	if (i >= BS_SCHED_MAX)
+		goto full;
 	e = &bs_ev[i];
 	e->kind = kind;
 	e->cpu = raw_smp_processor_id();
 	e->cur = task_pid_nr(current);
 	return e;
+full:
+	atomic_inc(&bs_ev_dropped);
+	bs_full(now);
+	return NULL;
 }
 
 static void bs_publish(struct bs_sched_ev *e, u64 now)
@@ -166,50 +233,65 @@ static void bs_publish(struct bs_sched_ev *e, u64 now)
 	smp_store_release(&e->t, now);
 }
 
+/* Where a followed task sleeps; skip this function's and the probe's frames. */
+static noinline void bs_sched_stack(struct bs_sched_ev *e)
+{
+	u32 f;
+
+	if (atomic_read(&bs_frames_next) >
+	    (BS_SCHED_MAX_STACKS - 1) * BS_SCHED_FRAMES)
+		goto full;
+	f = atomic_fetch_add(BS_SCHED_FRAMES, &bs_frames_next);
+	if (f > (BS_SCHED_MAX_STACKS - 1) * BS_SCHED_FRAMES)
+		goto full;
+	e->frame = f;
+	e->nr_frames = stack_trace_save(bs_frames + f, BS_SCHED_FRAMES, 2);
+	return;
+full:
+	atomic_inc(&bs_stacks_dropped);
+}
+
 static void bs_probe_sched_switch(void *data, bool preempt,
 				  struct task_struct *prev,
 				  struct task_struct *next,
 				  unsigned int prev_state)
 {
-	u64 now = bs_read_counter();
+	struct bs_track *out;
 	struct bs_sched_ev *e;
-	bool out;
-	u32 f;
+	u64 now;
 
 	if (!atomic_read(&bs_nr_tracked))
 		return;
 	out = bs_tracked(task_pid_nr(prev));
 	if (!out && !bs_tracked(task_pid_nr(next)))
 		return;
+	now = bs_read_counter();
 	e = bs_claim(now, BS_EV_SWITCH);
-	if (!e)
-		return;
-	e->prev = task_pid_nr(prev);
-	e->next = task_pid_nr(next);
-	e->preempt = preempt;
-	e->state = preempt ? 'R' :
-		task_index_to_char(__task_state_index(prev_state,
-						      prev->exit_state));
-	e->nr_frames = 0;
-	/* Where a followed task sleeps; skip this probe's own frame. */
-	if (out && e->state != 'R') {
-		f = atomic_fetch_add(BS_SCHED_FRAMES, &bs_frames_next);
-		if (f <= (BS_SCHED_MAX_STACKS - 1) * BS_SCHED_FRAMES) {
-			e->frame = f;
-			e->nr_frames = stack_trace_save(&bs_frames[f],
-							BS_SCHED_FRAMES, 1);
-		}
+	if (e) {
+		e->prev = task_pid_nr(prev);
+		e->next = task_pid_nr(next);
+		e->preempt = preempt;
+		e->state = preempt ? 'R' :
+			task_index_to_char(__task_state_index(prev_state,
+							      prev->exit_state));
+		e->nr_frames = 0;
+		if (out && e->state != 'R' && !(prev_state & TASK_DEAD))
+			bs_sched_stack(e);
+		bs_publish(e, now);
 	}
-	bs_publish(e, now);
+	/* Its last switch: a row it never closed no longer holds the slot. */
+	if (out && (prev_state & TASK_DEAD))
+		bs_track_release(out);
 }
 
 static void bs_probe_sched_waking(void *data, struct task_struct *p)
 {
-	u64 now = bs_read_counter();
 	struct bs_sched_ev *e;
+	u64 now;
 
 	if (!atomic_read(&bs_nr_tracked) || !bs_tracked(task_pid_nr(p)))
 		return;
+	now = bs_read_counter();
 	e = bs_claim(now, BS_EV_WAKING);
 	if (!e)
 		return;
@@ -230,9 +312,7 @@ struct bs_sched_line {
 
 struct bs_sched_file {
 	unsigned int		nr;
-	unsigned int		kernel_dropped;
-	u64			kernel_last;	/* LOST lines after this */
-	u64			lost_at;	/* ours; 0: none */
+	unsigned int		nr_frames;	/* stack lines, for the size */
 	u64			to;
 	struct bs_sched_line	lines[];
 };
@@ -243,15 +323,9 @@ static int bs_line_cmp(const void *a, const void *b)
 
 	if (x->t != y->t)
 		return x->t < y->t ? -1 : 1;
+	if (x->kernel != y->kernel)
+		return x->kernel ? -1 : 1;
 	return x->idx < y->idx ? -1 : x->idx > y->idx;
-}
-
-static void bs_show_lost(struct seq_file *m, unsigned int n)
-{
-	unsigned int cpu;
-
-	for_each_possible_cpu(cpu)
-		seq_printf(m, "CPU:%u [LOST %u EVENTS]\n", cpu, n);
 }
 
 static void bs_show_frames(struct seq_file *m, pid_t pid, unsigned int cpu,
@@ -264,7 +338,7 @@ static void bs_show_frames(struct seq_file *m, pid_t pid, unsigned int cpu,
 		return;
 	seq_printf(m, "<...>-%d [%03u] %llu: <stack trace>\n", pid, cpu, t);
 	for (i = 0; i < nr; i++)
-		seq_printf(m, " => %pS\n", (void *)frames[i]);
+		seq_printf(m, " => %pB\n", (void *)frames[i]);
 }
 
 static void bs_show_switch(struct seq_file *m, u64 t, unsigned int cpu,
@@ -304,74 +378,107 @@ static void bs_show_line(struct seq_file *m, const struct bs_sched_line *l)
 		       e->nr_frames);
 }
 
+/* Where events were not kept; bootreport splits no row across one. */
+static void bs_show_holes(struct seq_file *m, u64 to)
+{
+	u64 full = atomic64_read(&bs_full_at), t;
+	struct bs_log_sched_info k;
+	unsigned int i, n;
+
+	if (bs_log_sched_info(&k) && k.dropped)
+		seq_printf(m, "# hole: %llu %llu 1 kernel buffer full (%u events not kept)\n",
+			   k.full_at, k.until, k.dropped);
+	n = min_t(unsigned int, atomic_read(&bs_unfollowed_next),
+		  BS_SCHED_UNFOLLOWED);
+	for (i = 0; i < n; i++) {
+		/* Pairs with bs_unfollowed_add(). */
+		t = smp_load_acquire(&bs_unfollowed[i].t);
+		if (t && t <= to)
+			seq_printf(m, "# hole: %llu - %d row not followed (no free slot)\n",
+				   t, bs_unfollowed[i].pid);
+	}
+	if (full && full <= to)
+		seq_printf(m, "# hole: %llu - all buffer full (%u events, %u rows not kept)\n",
+			   full, atomic_read(&bs_ev_dropped),
+			   atomic_read(&bs_untracked));
+}
+
 static int bs_sched_show(struct seq_file *m, void *v)
 {
 	const struct bs_sched_file *f = m->private;
-	bool kernel_lost = f->kernel_dropped, lost = f->lost_at;
+	struct bs_log_sched_info k;
 	unsigned int i;
 
 	seq_puts(m, "# tracer: bootstamp sched events, counter ticks\n");
 	seq_printf(m, "# sched: %s\n", bs_sched_why);
-	seq_printf(m, "# recording from: %llu to: %llu\n", bs_sched_from,
-		   f->to);
-	for (i = 0; i < f->nr; i++) {
-		const struct bs_sched_line *l = &f->lines[i];
-
-		if (kernel_lost && !l->kernel && l->t > f->kernel_last) {
-			bs_show_lost(m, f->kernel_dropped);
-			kernel_lost = false;
-		}
-		if (lost && !l->kernel && l->t >= f->lost_at) {
-			bs_show_lost(m, 0);
-			lost = false;
-		}
-		bs_show_line(m, l);
-	}
-	if (kernel_lost)
-		bs_show_lost(m, f->kernel_dropped);
-	if (lost)
-		bs_show_lost(m, 0);
+	if (bs_log_sched_info(&k))
+		seq_printf(m, "# kernel: %u events of pid 1, %u dropped, %u stacks dropped\n",
+			   k.nr, k.dropped, k.stacks_dropped);
+	seq_printf(m, "# module: %u events, %u dropped, %u stacks dropped, %u rows not followed\n",
+		   min_t(unsigned int, atomic_read(&bs_ev_next), BS_SCHED_MAX),
+		   atomic_read(&bs_ev_dropped), atomic_read(&bs_stacks_dropped),
+		   atomic_read(&bs_untracked));
+	seq_printf(m, "# recording from: %llu to: %llu\n",
+		   f->to ? bs_sched_from : 0, f->to);
+	bs_show_holes(m, f->to);
+	for (i = 0; i < f->nr; i++)
+		bs_show_line(m, &f->lines[i]);
 	return 0;
+}
+
+/* Wait for an event claimed before @to to be filled; 0 if it never is. */
+static u64 bs_sched_wait(struct bs_sched_ev *e)
+{
+	unsigned int spins = 0;
+	u64 t;
+
+	/* Claimed and filled within one probe call, with interrupts off. */
+	while (!(t = smp_load_acquire(&e->t)) && spins++ < 100000)
+		cpu_relax();
+	return t;
 }
 
 static int bs_sched_open(struct inode *inode, struct file *file)
 {
-	unsigned int nk = bs_log_nr_sched(), i, n = 0;
-	unsigned int no = bs_ev ? min_t(unsigned int,
-					atomic_read(&bs_ev_next),
-					BS_SCHED_MAX) : 0;
+	unsigned int nk = bs_log_nr_sched(), i, n = 0, no, frames = 0;
 	struct bs_sched_file *f;
 	struct bs_log_sched k;
+	u64 to, t;
 	int ret;
 
+	/* The cover's end first: every event claimed before it is counted. */
+	to = bs_sched_on ? bs_read_counter() :
+	     nk ? bs_log_milestone(BS_INIT_EXEC) : 0;
+	no = bs_ev ? min_t(unsigned int, atomic_read(&bs_ev_next),
+			   BS_SCHED_MAX) : 0;
 	f = kvzalloc(struct_size(f, lines, nk + no), GFP_KERNEL);
 	if (!f)
 		return -ENOMEM;
-	/* Without our probes the cover ends with the kernel's, at init. */
-	f->to = bs_sched_on ? bs_read_counter() :
-		bs_log_nr_sched() ? bs_log_milestone(BS_INIT_EXEC) : 0;
+	f->to = to;
 	for (i = 0; i < nk; i++) {
 		if (!bs_log_sched(i, &k))
 			continue;
 		f->lines[n++] = (struct bs_sched_line){ k.t, i, true };
-		f->kernel_last = max(f->kernel_last, k.t);
+		frames += k.nr_frames;
 	}
-	f->kernel_dropped = bs_log_sched_dropped();
 	for (i = 0; i < no; i++) {
-		/* Pairs with bs_publish(): the rest of the entry is set. */
-		u64 t = smp_load_acquire(&bs_ev[i].t);
-
-		if (t && t <= f->to)
+		t = bs_sched_wait(&bs_ev[i]);
+		if (!t) {
+			/* Never filled: nothing after its claim is sure. */
+			f->to = 0;
+			break;
+		}
+		if (t <= to) {
 			f->lines[n++] = (struct bs_sched_line){ t, i, false };
+			frames += bs_ev[i].nr_frames;
+		}
 	}
 	f->nr = n;
-	f->lost_at = atomic64_read(&bs_lost_at);
-	if (f->lost_at > f->to)
-		f->lost_at = 0;
+	f->nr_frames = frames;
 	sort(f->lines, n, sizeof(*f->lines), bs_line_cmp, NULL);
 
 	ret = single_open_size(file, bs_sched_show, f,
-			       PAGE_SIZE + (size_t)n * 160);
+			       PAGE_SIZE + (size_t)n * 96 + (size_t)frames * 80);
 	if (ret)
 		kvfree(f);
 	return ret;
@@ -429,6 +536,9 @@ void bs_sched_init(void)
 		bs_sched_why = "no-memory";
 		goto err_free;
 	}
+	/* The tracepoints are found by name: check the probes' prototypes. */
+	check_trace_callback_type_sched_switch(bs_probe_sched_switch);
+	check_trace_callback_type_sched_waking(bs_probe_sched_waking);
 	if (tracepoint_probe_register(bs_tp_switch, bs_probe_sched_switch,
 				      NULL))
 		goto err_register;
@@ -465,6 +575,8 @@ void bs_sched_exit(void)
 	tracepoint_synchronize_unregister();
 	vfree(bs_ev);
 	vfree(bs_frames);
+	bs_ev = NULL;
+	bs_frames = NULL;
 }
 
 /**

@@ -67,6 +67,8 @@ _WAKEUP_RE = re.compile(r"^(?:comm=.{0,15} )?pid=(?P<pid>\d+)(?: prio=-?\d+)?"
 _HEADER_RE = re.compile(r"entries-in-buffer/entries-written: (\d+)/(\d+)")
 # The module's sched file: the interval its events cover for every row.
 _COVER_RE = re.compile(r"^# recording from: (\d+) to: (\d+)\s*$")
+# ... and where some of its events were not kept: for one task or all.
+_HOLE_RE = re.compile(r"^# hole: (\d+) (\d+|-) (\d+|all)\s*(.*)$")
 _LOST_RE = re.compile(r"^CPU:(?P<cpu>\d+) \[LOST(?: (?P<n>\d+))? EVENTS\]")
 _FRAME_RE = re.compile(r"^\s*=>\s*(?P<sym>\S+)(?:\s+\[(?P<mod>[^\]]+)\])?")
 
@@ -127,6 +129,7 @@ class Trace:
         self.events = []
         self.held = self.written = None
         self.cover = None   # (from, to) of the module's sched file
+        self.holes = []     # [start, end, pid or None, why] of that file
         self.first_t = {}   # cpu -> first event time
         # [cpu, n, after, before]: n events (None: unknown) lost on cpu
         # between its events at times after and before (None: no such
@@ -153,6 +156,13 @@ class Trace:
                 m = _COVER_RE.match(raw)
                 if m:
                     self.cover = (int(m.group(1)), int(m.group(2)))
+                m = _HOLE_RE.match(raw)
+                if m:
+                    self.holes.append([
+                        int(m.group(1)),
+                        None if m.group(2) == "-" else int(m.group(2)),
+                        None if m.group(3) == "all" else int(m.group(3)),
+                        m.group(4).strip()])
                 continue
             fm = _FRAME_RE.match(raw)
             if fm:
@@ -247,6 +257,9 @@ class Trace:
         for gap in self.lost_mid:
             gap[2] = float("-inf") if gap[2] is None else conv(gap[2])
             gap[3] = float("inf") if gap[3] is None else conv(gap[3])
+        for hole in self.holes:
+            hole[0] = conv(hole[0])
+            hole[1] = float("inf") if hole[1] is None else conv(hole[1])
         self.first_t = {c: conv(t) for c, t in self.first_t.items()}
         # The module's file says what it covers (its losses are LOST
         # lines); a ring without a lost event covers all from its first
@@ -436,6 +449,10 @@ def attribute(trace, pid, start, end, own=None, loaded=None):
         if after < end and before > start:
             sp.problems.append("%s events lost on cpu %d" % (
                 n if n is not None else "some", c))
+    for h_start, h_end, h_pid, why in trace.holes:
+        if h_start < end and h_end > start and h_pid in (None, pid):
+            sp.problems.append("events not kept from %.3f ms (%s)" % (
+                h_start / 1e6, why or "no reason given"))
     return sp
 
 

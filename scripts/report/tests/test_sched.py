@@ -594,9 +594,6 @@ class Report(Dumps):
         self.assertNotIn("Where the time went", out)
 
 
-if __name__ == "__main__":
-    unittest.main()
-
 
 def own_switch(cpu, ms, prev, state, nxt):
     """A line of the module's sched file: no comm, no flags, no prio."""
@@ -662,18 +659,33 @@ class ModuleFile(Dumps):
         tr = self.own(own_file([], start=0, end=0))
         self.assertIsNone(sched.attribute(tr, PID, 10 * MS, 90 * MS))
 
-    def test_lost_lines_leave_rows_unsplit(self):
-        """Events the module had no room for (or a row whose task it
-        could not follow): LOST lines at that point on every CPU, and a
-        row across them is not split."""
-        lost = "CPU:0 [LOST 0 EVENTS]\nCPU:1 [LOST 0 EVENTS]"
-        tr = self.own(own_file(self.SLEEP + [lost]))
+    def test_holes_leave_their_rows_unsplit(self):
+        """Events not kept (a full buffer: all tasks; a row whose task had
+        no free slot: that task): a row across such a hole is not split,
+        one of another task or before it is."""
+        full = own_file(self.SLEEP).replace(
+            "# recording from", "# hole: %d - all buffer full\n"
+            "# recording from" % tick(70))
+        tr = self.own(full)
         sp = sched.attribute(tr, PID, 10 * MS, 110 * MS)
-        self.assertTrue(any("events lost" in p for p in sp.problems),
-                        sp.problems)
-        # A row that ended before the loss is split as usual.
-        sp = sched.attribute(tr, PID, 10 * MS, 61 * MS)
-        self.assertEqual(sp.problems, [])
+        self.assertTrue(any("not kept from 70.000 ms (buffer full)" in p
+                            for p in sp.problems), sp.problems)
+        self.assertEqual(sched.attribute(tr, PID, 10 * MS, 65 * MS).problems,
+                         [])
+        one = own_file(self.SLEEP).replace(
+            "# recording from", "# hole: %d - %d row not followed\n"
+            "# recording from" % (tick(20), OTHER))
+        tr = self.own(one)
+        self.assertTrue(sched.attribute(tr, OTHER, 30 * MS, 40 * MS).problems)
+        self.assertEqual(sched.attribute(tr, PID, 10 * MS, 110 * MS).problems,
+                         [])
+        kernel = own_file(self.SLEEP).replace(
+            "# recording from", "# hole: %d %d %d kernel buffer full\n"
+            "# recording from" % (tick(30), tick(50), PID))
+        tr = self.own(kernel)
+        self.assertTrue(sched.attribute(tr, PID, 10 * MS, 110 * MS).problems)
+        self.assertEqual(sched.attribute(tr, PID, 63 * MS, 110 * MS).problems,
+                         [])
 
     def test_not_the_module_file(self):
         """A sched file without the cover line is refused, not guessed."""
@@ -687,3 +699,7 @@ class ModuleFile(Dumps):
             f.write(own_file([]))
         tr = sched.load(parse.Dump(d))
         self.assertIsNone(tr.cover)
+
+
+if __name__ == "__main__":
+    unittest.main()
