@@ -104,8 +104,7 @@
  *	init (built-in initcalls, boot CPU bring-ups), then those of each
  *	task while it has a module initcall or probe row open, with a stack
  *	at each switch-out to sleep; "# recording from: A to: B" says what
- *	they cover, "CPU:N [LOST n EVENTS]" lines where they lost some. See
- *	sched.c.
+ *	they cover, "# hole:" lines where some were not kept. See sched.c.
  *
  * mark (0200)
  *	Write a name to stamp it: 1 to 32 characters from [A-Za-z0-9._-],

@@ -182,7 +182,6 @@ struct bs_log_sched_info {
 
 unsigned int bs_log_nr_sched(void);
 bool bs_log_sched_info(struct bs_log_sched_info *k);
-unsigned int bs_log_sched_dropped(void);
 u64 bs_log_sched_start(void);
 bool bs_log_sched(unsigned int i, struct bs_log_sched *e);
 

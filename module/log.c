@@ -304,17 +304,6 @@ unsigned int bs_log_nr_sched(void)
 }
 
 /**
- * bs_log_sched_dropped() - PID 1's scheduler events the log had no room for
- *
- * Return: their number once boot recording stopped, else 0.
- */
-unsigned int bs_log_sched_dropped(void)
-{
-	return bs_log_complete() && bs_log->sched ?
-	       READ_ONCE(bs_log->sched_dropped) : 0;
-}
-
-/**
  * bs_log_sched_start() - counter value from which PID 1's events are kept
  *
  * Return: the counter value, 0 if not recorded.
@@ -372,11 +361,6 @@ bool bs_log_sched(unsigned int i, struct bs_log_sched *e)
 }
 #else /* a boot log without PID 1's scheduler events */
 unsigned int bs_log_nr_sched(void)
-{
-	return 0;
-}
-
-unsigned int bs_log_sched_dropped(void)
 {
 	return 0;
 }
@@ -473,11 +457,6 @@ size_t bs_log_bytes(void)
 }
 
 unsigned int bs_log_nr_sched(void)
-{
-	return 0;
-}
-
-unsigned int bs_log_sched_dropped(void)
 {
 	return 0;
 }

@@ -6,8 +6,8 @@
  * task's interval. While a task has a row open, its switches and wake-ups
  * are kept, with up to BS_SCHED_FRAMES return addresses at each switch-out
  * to sleep, from probes on the sched_switch and sched_waking tracepoints.
- * Every other switch returns after one atomic read, or a scan of the few
- * open rows while there are some. In full mode the kernel's own events of
+ * Every other switch returns after one atomic read, or a scan of every
+ * slot ever used (two per switch) while a row is open. In full mode the kernel's own events of
  * PID 1 until init (the built-in initcalls and boot CPU bring-ups) come
  * first.
  *
@@ -91,8 +91,8 @@ static atomic_t bs_untracked = ATOMIC_INIT(0);
  * releases it or dies (its last switch-out, in the sched_switch probe).
  */
 struct bs_track {
-	pid_t		pid;
-	unsigned int	depth;
+	struct task_struct	*task;
+	unsigned int		depth;
 };
 
 static struct bs_track bs_track[BS_SCHED_TRACKED];
@@ -134,6 +134,15 @@ all:
 	bs_full(now);
 }
 
+/*
+ * The probes read the slots without locks: a task's slot is claimed by the
+ * task itself before its row's start stamp, and the scheduler orders its
+ * later switches and wake-ups after that (a switch of the task runs on its
+ * CPU after it; a wake-up follows the task's own sleep). Slots are keyed by
+ * task, not pid: a pid can be freed and reused before its task's last
+ * switch.
+ */
+
 /**
  * bs_sched_enter() - the current task opens a row: follow it
  *
@@ -141,20 +150,20 @@ all:
  */
 void bs_sched_enter(void)
 {
-	pid_t pid = task_pid_nr(current);
 	unsigned int i, hwm;
 
 	if (!READ_ONCE(bs_sched_on))
 		return;
 	hwm = READ_ONCE(bs_track_hwm);
 	for (i = 0; i < hwm; i++) {
-		if (READ_ONCE(bs_track[i].pid) == pid) {
-			WRITE_ONCE(bs_track[i].depth, bs_track[i].depth + 1);
+		if (READ_ONCE(bs_track[i].task) == current) {
+			WRITE_ONCE(bs_track[i].depth,
+				   READ_ONCE(bs_track[i].depth) + 1);
 			return;
 		}
 	}
 	for (i = 0; i < BS_SCHED_TRACKED; i++) {
-		if (cmpxchg(&bs_track[i].pid, 0, pid) == 0) {
+		if (!cmpxchg(&bs_track[i].task, NULL, current)) {
 			WRITE_ONCE(bs_track[i].depth, 1);
 			/* The probes' scan limit only grows. */
 			while (hwm <= i && !try_cmpxchg(&bs_track_hwm, &hwm, i + 1))
@@ -163,14 +172,14 @@ void bs_sched_enter(void)
 			return;
 		}
 	}
-	bs_unfollowed_add(pid, bs_read_counter());
+	bs_unfollowed_add(task_pid_nr(current), bs_read_counter());
 }
 
 static void bs_track_release(struct bs_track *k)
 {
 	WRITE_ONCE(k->depth, 0);
 	/* After depth: the next claimer of the slot sets its own. */
-	smp_store_release(&k->pid, 0);
+	smp_store_release(&k->task, NULL);
 	atomic_dec(&bs_nr_tracked);
 }
 
@@ -179,28 +188,26 @@ static void bs_track_release(struct bs_track *k)
  */
 void bs_sched_leave(void)
 {
-	unsigned int i, hwm = READ_ONCE(bs_track_hwm);
-	pid_t pid = task_pid_nr(current);
+	unsigned int i, hwm = READ_ONCE(bs_track_hwm), depth;
 
 	for (i = 0; i < hwm; i++) {
-		if (READ_ONCE(bs_track[i].pid) != pid)
+		if (READ_ONCE(bs_track[i].task) != current)
 			continue;
-		if (bs_track[i].depth > 1)
-			WRITE_ONCE(bs_track[i].depth, bs_track[i].depth - 1);
+		depth = READ_ONCE(bs_track[i].depth);
+		if (depth > 1)
+			WRITE_ONCE(bs_track[i].depth, depth - 1);
 		else
 			bs_track_release(&bs_track[i]);
 		return;
 	}
 }
 
-static struct bs_track *bs_tracked(pid_t pid)
+static struct bs_track *bs_tracked(struct task_struct *t)
 {
 	unsigned int i, hwm = READ_ONCE(bs_track_hwm);
 
-	if (!pid)
-		return NULL;
 	for (i = 0; i < hwm; i++)
-		if (READ_ONCE(bs_track[i].pid) == pid)
+		if (READ_ONCE(bs_track[i].task) == t)
 			return &bs_track[i];
 	return NULL;
 }
@@ -262,8 +269,8 @@ static void bs_probe_sched_switch(void *data, bool preempt,
 
 	if (!atomic_read(&bs_nr_tracked))
 		return;
-	out = bs_tracked(task_pid_nr(prev));
-	if (!out && !bs_tracked(task_pid_nr(next)))
+	out = bs_tracked(prev);
+	if (!out && !bs_tracked(next))
 		return;
 	now = bs_read_counter();
 	e = bs_claim(now, BS_EV_SWITCH);
@@ -289,7 +296,7 @@ static void bs_probe_sched_waking(void *data, struct task_struct *p)
 	struct bs_sched_ev *e;
 	u64 now;
 
-	if (!atomic_read(&bs_nr_tracked) || !bs_tracked(task_pid_nr(p)))
+	if (!atomic_read(&bs_nr_tracked) || !bs_tracked(p))
 		return;
 	now = bs_read_counter();
 	e = bs_claim(now, BS_EV_WAKING);
@@ -385,9 +392,14 @@ static void bs_show_holes(struct seq_file *m, u64 to)
 	struct bs_log_sched_info k;
 	unsigned int i, n;
 
-	if (bs_log_sched_info(&k) && k.dropped)
-		seq_printf(m, "# hole: %llu %llu 1 kernel buffer full (%u events not kept)\n",
-			   k.full_at, k.until, k.dropped);
+	if (bs_log_sched_info(&k)) {
+		if (k.dropped)
+			seq_printf(m, "# hole: %llu %llu 1 kernel buffer full (%u events not kept)\n",
+				   k.full_at, k.until, k.dropped);
+		/* Nobody recorded anything from init to our load. */
+		seq_printf(m, "# hole: %llu %llu all from init to the module's load\n",
+			   k.until, bs_load_stamp);
+	}
 	n = min_t(unsigned int, atomic_read(&bs_unfollowed_next),
 		  BS_SCHED_UNFOLLOWED);
 	for (i = 0; i < n; i++) {
@@ -411,6 +423,7 @@ static int bs_sched_show(struct seq_file *m, void *v)
 
 	seq_puts(m, "# tracer: bootstamp sched events, counter ticks\n");
 	seq_printf(m, "# sched: %s\n", bs_sched_why);
+	seq_printf(m, "# load_id: %016llx\n", bs_load_id);
 	if (bs_log_sched_info(&k))
 		seq_printf(m, "# kernel: %u events of pid 1, %u dropped, %u stacks dropped\n",
 			   k.nr, k.dropped, k.stacks_dropped);
@@ -432,7 +445,7 @@ static u64 bs_sched_wait(struct bs_sched_ev *e)
 	unsigned int spins = 0;
 	u64 t;
 
-	/* Claimed and filled within one probe call, with interrupts off. */
+	/* Claimed and filled within one probe call, with preemption off. */
 	while (!(t = smp_load_acquire(&e->t)) && spins++ < 100000)
 		cpu_relax();
 	return t;
@@ -464,8 +477,11 @@ static int bs_sched_open(struct inode *inode, struct file *file)
 	for (i = 0; i < no; i++) {
 		t = bs_sched_wait(&bs_ev[i]);
 		if (!t) {
-			/* Never filled: nothing after its claim is sure. */
-			f->to = 0;
+			/*
+			 * Still not filled (an interrupt between its claim and
+			 * its publication): the cover ends where ours began.
+			 */
+			f->to = nk ? bs_load_stamp : 0;
 			break;
 		}
 		if (t <= to) {

@@ -74,7 +74,9 @@ _FRAME_RE = re.compile(r"^\s*=>\s*(?P<sym>\S+)(?:\s+\[(?P<mod>[^\]]+)\])?")
 
 # Frames of the tracing and of the switch itself, above the scheduler.
 _TRACE_FRAMES = re.compile(r"^(trace_|__traceiter_|__trace_|perf_trace_|"
-                           r"event_trigger|stacktrace_|ftrace_|__bpf_trace|"
+                           r"event_trigger|stacktrace_|stack_trace_save|"
+                           r"bs_probe_sched_|bs_sched_stack|"
+                           r"bootstamp_sched_|ftrace_|__bpf_trace|"
                            r"__switch_to|context_switch|finish_task_switch)")
 # Sleep and scheduling primitives: the site is the outermost of them and
 # the first frame below it that is none of them.
@@ -261,9 +263,9 @@ class Trace:
             hole[0] = conv(hole[0])
             hole[1] = float("inf") if hole[1] is None else conv(hole[1])
         self.first_t = {c: conv(t) for c, t in self.first_t.items()}
-        # The module's file says what it covers (its losses are LOST
-        # lines); a ring without a lost event covers all from its first
-        # event, with some only from where every CPU's ring still starts.
+        # The module's file says what it covers (its losses are holes);
+        # a ring without a lost event covers all from its first event,
+        # with some only from where every CPU's ring still starts.
         if self.cover is not None:
             if self.cover[1] > self.cover[0]:
                 self.covered_from, self.covered_to = map(conv, self.cover)
@@ -313,6 +315,14 @@ def load(dump):
         if trace.cover is None:
             raise InputError(own, 1, "no \"# recording from: A to: B\" "
                              "line (not the bootstamp module's sched file?)")
+        # A copy of another load's file beside this dump would split the
+        # rows with events that are not theirs.
+        m = re.search(r"^# load_id: (\S+)", text, re.M)
+        want = (dump.meta.get("load_id") or "").lower()
+        if m and want and m.group(1).lower() != want:
+            raise InputError(own, None, "load_id %s, but the summary's is %s: "
+                             "copy sched with the other files of the same "
+                             "load" % (m.group(1), want))
         return trace.place(dump)
     if not os.path.exists(path):
         return None

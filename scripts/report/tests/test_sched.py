@@ -692,6 +692,12 @@ class ModuleFile(Dumps):
         with self.assertRaises(parse.InputError):
             self.own("\n".join(self.SLEEP) + "\n")
 
+    def test_another_loads_file_refused(self):
+        """A sched file whose load_id is not the summary's is refused."""
+        with self.assertRaises(parse.InputError):
+            self.own(own_file(self.SLEEP).replace(
+                "# sched: on", "# sched: on\n# load_id: fedcba9876543210"))
+
     def test_sched_trace_wins(self):
         """With both, the ftrace copy is read (the user asked for it)."""
         d = self.dump(self.bracket(self.SLEEP))
