@@ -104,6 +104,12 @@ __down_write __down_read_common __down_write_common down down_interruptible
 down_killable down_timeout __down __down_common __down_interruptible
 __down_killable __down_timeout percpu_rwsem_wait __percpu_down_read
 percpu_down_write rcuwait_wait_event
+out_of_line_wait_on_bit out_of_line_wait_on_bit_timeout
+out_of_line_wait_on_bit_lock __wait_on_bit __wait_on_bit_lock bit_wait
+bit_wait_io bit_wait_timeout bit_wait_io_timeout rt_spin_lock rt_read_lock
+rt_write_lock mutex_lock_interruptible_nested mutex_lock_killable_nested
+_mutex_lock_killable mutex_lock_io_nested down_read_nested
+down_write_nested down_write_killable_nested down_read_killable_nested
 """.split())
 
 
@@ -362,10 +368,10 @@ def site(stack, t=None, own=None, loaded=None):
             return "%s in ?" % prim if prim else "?"
         if _TRACE_FRAMES.match(name):
             continue
-        if name in SLEEP_PRIMITIVES or re.sub(r"\.(constprop|isra|part)"
-                                              r"\.\d+$", "", name) \
-                in SLEEP_PRIMITIVES:
-            prim = re.sub(r"\.(constprop|isra|part)\.\d+$", "", name)
+        base = re.sub(r"(\.(constprop|isra|part|llvm)\.\d+|\.cold)+$", "",
+                      name)
+        if base in SLEEP_PRIMITIVES:
+            prim = base
             continue
         frame = "%s [%s]" % (name, mod) if mod else name
         if mod and loaded is not None and (

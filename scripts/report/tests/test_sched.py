@@ -692,6 +692,19 @@ class ModuleFile(Dumps):
         with self.assertRaises(parse.InputError):
             self.own("\n".join(self.SLEEP) + "\n")
 
+    def test_kernel_stack_from_the_outermost_primitive(self):
+        """The kernel keeps PID 1's stack from the outermost scheduler
+        function on: that frame is the primitive, the next the site."""
+        self.assertEqual(sched.site(["out_of_line_wait_on_bit+0x8c/0xa0",
+                                     "foo_probe+0x40/0x90"]),
+                         "out_of_line_wait_on_bit in foo_probe")
+        self.assertEqual(sched.site(["rt_spin_lock+0x40/0x60",
+                                     "foo_irq_thread+0x20/0x80"]),
+                         "rt_spin_lock in foo_irq_thread")
+        self.assertEqual(sched.site(["mutex_lock.llvm.123+0x10/0x20",
+                                     "foo_probe.cold+0x4/0x8"]),
+                         "mutex_lock in foo_probe.cold")
+
     def test_another_loads_file_refused(self):
         """A sched file whose load_id is not the summary's is refused."""
         with self.assertRaises(parse.InputError):
