@@ -30,7 +30,8 @@
  *	log_capacity,
  *	log_dropped, live, live_initcalls, live_initcalls_dropped,
  *	live_cpu_sessions, live_cpu_dropped, probes, live_probes,
- *	live_probes_dropped, probe_cost_ns, sched, marks, marks_max, marks_dropped,
+ *	live_probes_dropped, probe_cost_ns, sched, sched_cost_ns, marks,
+ *	marks_max, marks_dropped,
  *	bytes_used, sync_counter, sync_monotonic_ns, sync_local_clock_ns,
  *	load_id ("live" is on, no-tracepoints or tracepoint-missing, "probes"
  *	on, no-kretprobes or register-failed: the module loads without them;
@@ -38,7 +39,9 @@
  *	the first read of this file, "-" when probe calls are not recorded
  *	or the measurement failed; "sched" on, no-tracepoints,
  *	tracepoint-missing, no-memory or register-failed: whether the tasks
- *	of rows opened after load are followed, see the sched file);
+ *	of rows opened after load are followed, see the sched file;
+ *	sched_cost_ns what that adds to the context switch of a task with
+ *	no row, measured at the first read of this file, "-" when off);
  *	then "# milestone counter since_cnt0_ns since_entry_ns delta_ns"
  *	with the kernel's milestones, module_load (this module loaded) and
  *	mark:<name> rows, delta_ns to the previous recorded row.

@@ -225,6 +225,7 @@ void bs_sched_exit(void);
 void bs_sched_enter(void);
 void bs_sched_leave(void);
 const char *bs_sched_state(void);
+u64 bs_sched_cost_ns(void);
 size_t bs_sched_bytes(void);
 extern const struct file_operations bs_sched_fops;
 

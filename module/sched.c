@@ -35,6 +35,7 @@
 
 #include <linux/cpumask.h>
 #include <linux/debugfs.h>
+#include <linux/mutex.h>
 #include <linux/overflow.h>
 #include <linux/sched.h>
 #include <linux/slab.h>
@@ -593,6 +594,63 @@ void bs_sched_exit(void)
 	vfree(bs_frames);
 	bs_ev = NULL;
 	bs_frames = NULL;
+}
+
+#define BS_COST_CALLS	256
+#define BS_COST_SAMPLES	9
+
+static int bs_u64_cmp(const void *a, const void *b)
+{
+	u64 x = *(const u64 *)a, y = *(const u64 *)b;
+
+	return x < y ? -1 : x > y;
+}
+
+/*
+ * What the sched_switch probe adds to the switch of a task that has no row
+ * open: calls of it, interrupts off, with the reader (a task in no row) as
+ * both tasks; the median of BS_COST_SAMPLES samples. The tracepoint's own
+ * call is not in it.
+ */
+static u64 bs_sched_cost_measure(void)
+{
+	u64 samples[BS_COST_SAMPLES], t0;
+	unsigned long flags;
+	unsigned int s, i;
+
+	for (s = 0; s < BS_COST_SAMPLES; s++) {
+		local_irq_save(flags);
+		t0 = bs_read_counter();
+		for (i = 0; i < BS_COST_CALLS; i++)
+			bs_probe_sched_switch(NULL, false, current, current,
+					      TASK_RUNNING);
+		samples[s] = bs_read_counter() - t0;
+		local_irq_restore(flags);
+	}
+	sort(samples, BS_COST_SAMPLES, sizeof(samples[0]), bs_u64_cmp, NULL);
+	return div_u64(bs_cyc_to_ns(samples[BS_COST_SAMPLES / 2]),
+		       BS_COST_CALLS);
+}
+
+/**
+ * bs_sched_cost_ns() - what following rows adds to a context switch
+ *
+ * Measured at the first call (the summary's first read), for a task with
+ * no row open, with the rows open at that moment (the slot scan grows with
+ * the slots ever used).
+ *
+ * Return: nanoseconds per switch, 0 when rows are not followed.
+ */
+u64 bs_sched_cost_ns(void)
+{
+	static DEFINE_MUTEX(lock);
+	static u64 cost;
+
+	mutex_lock(&lock);
+	if (!cost && READ_ONCE(bs_sched_on))
+		cost = max(bs_sched_cost_measure(), 1ULL);
+	mutex_unlock(&lock);
+	return cost;
 }
 
 /**

@@ -81,6 +81,11 @@ static void bs_summary_keys(struct seq_file *m)
 	else
 		bs_seq_key(m, "probe_cost_ns", "-");
 	bs_seq_key(m, "sched", bs_sched_state());
+	cost = bs_sched_cost_ns();	/* measured at the first read */
+	if (cost)
+		bs_seq_key_u(m, "sched_cost_ns", cost);
+	else
+		bs_seq_key(m, "sched_cost_ns", "-");
 	bs_seq_key_u(m, "marks", bs_nr_marks());
 	bs_seq_key_u(m, "marks_max", BS_MAX_MARKS);
 	bs_seq_key_u(m, "marks_dropped", bs_marks_dropped());
