@@ -7,9 +7,9 @@
  * are kept, with up to BS_SCHED_FRAMES return addresses at each switch-out
  * to sleep, from probes on the sched_switch and sched_waking tracepoints.
  * Every other switch returns after one atomic read, or a scan of every
- * slot ever used (two per switch) while a row is open. In full mode the kernel's own events of
- * PID 1 until init (the built-in initcalls and boot CPU bring-ups) come
- * first.
+ * slot ever used (two per switch) while a row is open. In full mode the
+ * kernel's own events of PID 1 until init (the built-in initcalls and boot
+ * CPU bring-ups) come first.
  *
  * /sys/kernel/debug/bootstamp/sched shows both, in time order, in the line
  * format of ftrace's trace file (sched_switch, sched_waking and
@@ -27,9 +27,9 @@
  * from the kernel's start of recording (full mode) or the load, to the
  * read. A hole is a stretch in which some of them were not kept (END "-":
  * to the end), for one task or for all: the kernel's PID 1 events past
- * its buffer, ours past our buffer, and the task of a row that found no
- * free slot to be followed. A row that overlaps a hole of its task cannot
- * be split.
+ * its buffer, the stretch from init to our load (full mode), ours past our
+ * buffer, and the task of a row that found no free slot to be followed. A
+ * row that overlaps a hole of its task cannot be split.
  */
 #include "internal.h"
 
