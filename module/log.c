@@ -359,27 +359,7 @@ bool bs_log_sched(unsigned int i, struct bs_log_sched *e)
 	e->frames = e->nr_frames ? &bs_log->sched_frames[s->frame] : NULL;
 	return true;
 }
-#else /* a boot log without PID 1's scheduler events */
-unsigned int bs_log_nr_sched(void)
-{
-	return 0;
-}
-
-u64 bs_log_sched_start(void)
-{
-	return 0;
-}
-
-bool bs_log_sched(unsigned int i, struct bs_log_sched *e)
-{
-	return false;
-}
-
-bool bs_log_sched_info(struct bs_log_sched_info *k)
-{
-	return false;
-}
-#endif
+#endif /* BOOTSTAMP_SCHED_FRAMES */
 
 #else /* no boot log in this kernel */
 
@@ -455,7 +435,11 @@ size_t bs_log_bytes(void)
 {
 	return 0;
 }
+#endif
 
+/* No log, or one without PID 1's scheduler events (before its patch 8). */
+#if !(defined(_LINUX_BOOTSTAMP_H) && IS_ENABLED(CONFIG_BOOTSTAMP) && \
+	defined(BOOTSTAMP_SCHED_FRAMES))
 unsigned int bs_log_nr_sched(void)
 {
 	return 0;

@@ -20,6 +20,15 @@ static void bs_seq_key_u(struct seq_file *m, const char *key, u64 val)
 	seq_printf(m, "# %s: %llu\n", key, val);
 }
 
+/* A cost in ns, "-" when it was not measured (0). */
+static void bs_seq_key_cost(struct seq_file *m, const char *key, u64 ns)
+{
+	if (ns)
+		bs_seq_key_u(m, key, ns);
+	else
+		bs_seq_key(m, key, "-");
+}
+
 /*
  * The counter, CLOCK_MONOTONIC and local_clock() (printk's timestamps) read
  * together, with interrupts off, when the summary is read: userspace puts
@@ -46,7 +55,6 @@ static void bs_summary_keys(struct seq_file *m)
 {
 	bool full = bs_log_present();
 	const char *log = "absent";
-	u64 cost;
 
 	if (full)
 		log = bs_log_complete() ? "complete" : "recording";
@@ -75,17 +83,10 @@ static void bs_summary_keys(struct seq_file *m)
 	bs_seq_key(m, "probes", bs_probes_state());
 	bs_seq_key_u(m, "live_probes", bs_live_nr_probes());
 	bs_seq_key_u(m, "live_probes_dropped", bs_live_probes_dropped());
-	cost = bs_probe_cost_ns();	/* measured at the first read */
-	if (cost)
-		bs_seq_key_u(m, "probe_cost_ns", cost);
-	else
-		bs_seq_key(m, "probe_cost_ns", "-");
+	/* Both measured at the first read. */
+	bs_seq_key_cost(m, "probe_cost_ns", bs_probe_cost_ns());
 	bs_seq_key(m, "sched", bs_sched_state());
-	cost = bs_sched_cost_ns();	/* measured at the first read */
-	if (cost)
-		bs_seq_key_u(m, "sched_cost_ns", cost);
-	else
-		bs_seq_key(m, "sched_cost_ns", "-");
+	bs_seq_key_cost(m, "sched_cost_ns", bs_sched_cost_ns());
 	bs_seq_key_u(m, "marks", bs_nr_marks());
 	bs_seq_key_u(m, "marks_max", BS_MAX_MARKS);
 	bs_seq_key_u(m, "marks_dropped", bs_marks_dropped());
