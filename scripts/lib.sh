@@ -89,6 +89,18 @@ step() {
 	printf '    %sdone%s in %ss\n' "$_g" "$_n" $(( $(date +%s) - t0 ))
 }
 
+# children_cpu: set CHILDREN_CPU to the user plus system seconds of the
+# children this shell has waited for so far (bash's times). Call it as a
+# command, not in $(...), whose subshell has children of its own.
+children_cpu() {
+	local f
+	f=$(mktemp) || return
+	times >"$f"
+	CHILDREN_CPU=$(awk 'NR == 2 { for (i = 1; i <= 2; i++) { split($i, t, /[ms]/); n += t[1] * 60 + t[2] }
+		printf "%d\n", n }' "$f")
+	rm -f "$f"
+}
+
 # kmake TREE BUILDDIR args...: the one kbuild invocation (cross, ccache,
 # stable release string so that vermagic matches the module build).
 kmake() {
