@@ -15,8 +15,9 @@ A known splat excuses only a whole, terminated block ("cut here" to "end
 trace"): a block that a new "cut here" or the end of the log interrupts is
 judged as unknown, so that a truncated known warning cannot hide an oops
 printed after it. A known splat excuses at most its entry's max= blocks per
-boot (more fail the boot), and with test= only in a boot whose --tests name
-that test (elsewhere it is unknown). A malformed line of KNOWN_SPLATS fails
+boot (more fail the boot), with test= only in a boot whose --tests name
+that test, and with boot= only in a boot of that name (elsewhere it is
+unknown). A malformed line of KNOWN_SPLATS fails
 the boot by its line number; the other entries still apply.
 """
 import argparse
@@ -52,8 +53,9 @@ def splats(lines):
 
 class Known:
     """One entry of KNOWN_SPLATS: PATTERN, CONDITIONS and REASON, separated
-    by tabs. CONDITIONS: "max=N" (required: at most N blocks per boot) and
-    any number of "test=DIR/NAME" (only in a boot that runs one of them)."""
+    by tabs. CONDITIONS: "max=N" (required: at most N blocks per boot), any
+    number of "test=DIR/NAME" (only in a boot that runs one of them) and of
+    "boot=NAME" (only in a boot of one of those names)."""
 
     def __init__(self, line):
         fields = line.split('\t')
@@ -62,20 +64,23 @@ class Known:
                              '(PATTERN, CONDITIONS, REASON)')
         pat, conds, self.why = fields
         self.pat = re.compile(pat)
-        self.max, self.tests = None, set()
+        self.max, self.tests, self.boots = None, set(), set()
         for c in conds.split():
             key, _, val = c.partition('=')
             if key == 'max' and val.isdigit():
                 self.max = int(val)
             elif key == 'test' and val:
                 self.tests.add(val)
+            elif key == 'boot' and val:
+                self.boots.add(val)
             else:
-                raise ValueError(f'condition {c!r}: want max=N or test=DIR/NAME')
+                raise ValueError(f'condition {c!r}: want max=N, test=DIR/NAME or boot=NAME')
         if self.max is None:
             raise ValueError('no max=N: a known splat is excused a bounded number of times')
 
-    def applies(self, tests):
-        return not self.tests or bool(self.tests & set(tests))
+    def applies(self, tests, boot=None):
+        return ((not self.tests or bool(self.tests & set(tests))) and
+                (not self.boots or boot in self.boots))
 
     def search(self, block):
         return any(self.pat.search(l) for l in block)
@@ -94,10 +99,10 @@ def load_known(path):
     return known, errors
 
 
-def judge(lines, known, name, tests=(), errors=()):
-    """Result rows for the console lines."""
+def judge(lines, known, name, tests=(), errors=(), boot=None):
+    """Result rows for the console lines of boot BOOT."""
     bad, seen = list(errors), {}
-    known = [k for k in known if k.applies(tests)]
+    known = [k for k in known if k.applies(tests, boot)]
     for block, terminated in splats(lines):
         if not any(BAD.search(l) for l in block):
             continue
@@ -139,7 +144,7 @@ def main():
             return
         lines, name = lines[:end], f'{name} before the planned panic'
     known, errors = load_known(args.known)
-    for row in judge(lines, known, name, args.tests.split(','), errors):
+    for row in judge(lines, known, name, args.tests.split(','), errors, args.boot):
         print('\t'.join(row))
 
 

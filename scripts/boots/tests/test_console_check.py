@@ -57,6 +57,13 @@ class ConsoleCheck(unittest.TestCase):
     def test_known_splat_in_a_boot_without_its_test_fails(self):
         self.assertEqual(statuses([CUT] + KNOWN_WARN + [END], tests=('d/other',)), ['fail'])
 
+    def test_known_splat_only_in_the_boots_it_names(self):
+        known = [cc.Known('debugfs file owner did not clean up\tmax=1 boot=b1 boot=b2\twhy')]
+        lines = [CUT] + KNOWN_WARN + [END]
+        for boot, want in (('b1', 'skip'), ('b2', 'skip'), ('b3', 'fail'), (None, 'fail')):
+            with self.subTest(boot=boot):
+                self.assertEqual([r[0] for r in cc.judge(lines, known, 'x', (), (), boot)], [want])
+
 
 def load(text):
     with tempfile.NamedTemporaryFile('w', suffix='known-splats') as f:
