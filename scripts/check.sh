@@ -108,9 +108,9 @@ lab_trees() {
 stage "host: test-only trees of the kernels ready" lab_trees
 # The kernels build in the background one after another, the series first
 # (scripts/build/build-kernels.sh): beside the gates below, which are one
-# process each (perl, Python, git, Sphinx), and then beside the steps that
-# need only the series kernel, so that on 2 cores a kernel build keeps one
-# core busy while a step that runs one process at a time has the other.
+# process each (perl, Python, git, Sphinx), and beside each patch's build
+# on its own, so that on 2 cores a kernel build keeps one core busy while
+# a step that runs one process at a time has the other.
 # Measured cold on 2 cores, with the kernels built after the steps instead:
 # the make check of 47.6 min, a quarter of whose CPU time was idle.
 # Its own session, so that an exit stops all of it.
@@ -167,10 +167,11 @@ python_unit_tests() {
 }
 timed "Python unit tests" python_unit_tests
 stage "host: sparse for this tree (scripts/build/build-sparse.sh)" "$S/build/build-sparse.sh"
-kernel_built series
-stage "host: guest programs build for series" "$S/build/build-guest.sh" series
+# sparse and W=1 (compile-checks.sh, for each patch and for the series)
+# compile the base side of the files in the baseline's O= directory, and
+# keep it in compile-checks/ for this run.
+rm -rf "$BST_OUT/check/compile-checks"
 if grep -qx baseline <<<"$variants"; then
-	# compile-checks.sh compiles in the baseline's O= directory.
 	kernel_built baseline
 else
 	stage "host: baseline configured (for the base side of sparse and W=1)" \
@@ -178,13 +179,18 @@ else
 	stage "host: module/ compiles against the unpatched tree (no baseline kernel: no link)" \
 		"$S/build/build-guest.sh" --module-only baseline
 fi
+# Each patch on its own, in a worktree of its own: beside the series
+# kernel's build, whose objects it does not need (it compiles what each
+# patch changes), one make at a time.
+timed "each patch builds on its own" "$S/gates/bisect-builds.sh" "${full[@]}" ||
+	record fail "bisect builds" "bisect-builds.sh stopped early"
+kernel_built series
+stage "host: guest programs build for series" "$S/build/build-guest.sh" series
 # compile-checks.sh exits 1 when the series does not build (recorded).
 # (An exit 1 without a recorded result is a script that stopped early.)
 timed "sparse and W=1 on the series" "$S/gates/compile-checks.sh" ||
 	{ [ $? -eq 1 ] && grep -q $'\tsparse and W=1: series: the objects it changes build' "$BST_RESULTS"; } ||
 	record fail "sparse and W=1" "compile-checks.sh stopped early"
-timed "each patch builds on its own" "$S/gates/bisect-builds.sh" "${full[@]}" ||
-	record fail "bisect builds" "bisect-builds.sh stopped early"
 for v in $variants; do
 	case $v in
 	series) continue ;;

@@ -10,10 +10,11 @@
 # build is also the proof that every object REVS changes compiles. Exits 1
 # when that build fails (after recording it).
 #
-# The base side of a file does not change within a run: it is kept in
-# $BST_OUT/check/compile-checks/base/, made anew by the whole-series call
-# (the first of a make check), and reused by the per-patch calls of
-# bisect-builds.sh.
+# The base side of a file does not change with the series: it is kept in
+# $BST_OUT/check/compile-checks/base/BASE-COMMIT/, made by the first call
+# that needs it (make check removes compile-checks/ when it starts) and
+# reused by the others: the per-patch calls of bisect-builds.sh and the
+# whole-series call.
 . "$(dirname "$0")/../lib.sh"
 
 : "${BST_RESULTS:?compile-checks.sh records into BST_RESULTS}"
@@ -23,8 +24,7 @@ label=${3:-series}
 tree=$(variant_tree "$variant")
 top=$BST_OUT/check/compile-checks
 out=$top/$variant
-base_cache=$top/base
-[ $# -gt 0 ] || rm -rf "$base_cache"
+base_cache=$top/base/$(git -C "$KSRC" rev-parse "$BST_BASE^{commit}") || exit
 mkdir -p "$out" "$base_cache"
 
 changed() {
