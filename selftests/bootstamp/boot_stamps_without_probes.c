@@ -2,7 +2,7 @@
 /*
  * When the recorder cannot register its tracepoint probes (review C7), is
  * the rest of the boot log still there? The test-only fault of
- * scripts/bench/lab/bootstamp-faults.patch (debug kernel), given
+ * scripts/bench/lab/bootstamp-faults.patch (the models and debug kernels), given
  * bootstamp_test_fail_register=1, makes the last registration fail, so
  * bootstamp_register() unwinds the others. Then there are no initcall
  * records ("initcalls: 0 of 0") and no cpuhp points, but
@@ -51,7 +51,7 @@ int main(void)
 
 	fault = bst_read_all(FAULT_PARAM, NULL);
 	if (!fault)
-		ksft_exit_fail_msg(FAULT_PARAM ": %s (not the debug kernel with scripts/bench/lab/bootstamp-faults.patch?)\n",
+		ksft_exit_fail_msg(FAULT_PARAM ": %s (not a kernel with scripts/bench/lab/bootstamp-faults.patch, such as the models kernel?)\n",
 				   strerror(errno));
 	ksft_test_result(fault[0] == 'Y', "the registration fault is on (%c)\n", fault[0]);
 	free(fault);

@@ -4,7 +4,7 @@
  * kernel's kernel-doc of bootstamp_get_log() says: all of a CPU's points are
  * cleared when the control CPU requests a bring-up, so a point that bring-up
  * did not stamp reads 0, never an earlier bring-up's. The test-only fault and
- * reader of scripts/bench/lab/bootstamp-faults.patch (debug kernel):
+ * reader of scripts/bench/lab/bootstamp-faults.patch (the models and debug kernels):
  * bootstamp_test_drop_entry=N drops the next N secondary entry stamps, as
  * head.S does when another CPU's MPIDR is in the slot, and
  * /sys/kernel/debug/bootstamp_test_latest shows cpus_latest as a consumer of
@@ -37,7 +37,7 @@ static struct latest read_cpu1(void)
 	unsigned int cpu;
 
 	if (!txt)
-		ksft_exit_fail_msg(LATEST ": %s (not the debug kernel with scripts/bench/lab/bootstamp-faults.patch?)\n",
+		ksft_exit_fail_msg(LATEST ": %s (not a kernel with scripts/bench/lab/bootstamp-faults.patch, such as the models kernel?)\n",
 				   strerror(errno));
 	for (p = txt; p; p = strchr(p, '\n'), p = p ? p + 1 : NULL)
 		if (sscanf(p, "%u %llu %llu %llu %llu %x", &cpu, &l.req, &l.entry,

@@ -218,7 +218,7 @@ int main(void)
 		ksft_test_result_fail("registered when expected: bst.console_at=%s is neither init nor probe\n",
 				      at);
 
-	/* The debug kernel's test-only fault (scripts/bench/lab/). */
+	/* The models and debug kernels' test-only fault (scripts/bench/lab/). */
 	if (defer)
 		ksft_test_result(deferrals > 0 && s.deferred == deferrals,
 				 "the PL011 probe was deferred %d times (amba_pl011.test_defer_probes=%s)\n",
