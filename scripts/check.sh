@@ -111,9 +111,8 @@ stage "host: test-only trees of the kernels ready" lab_trees
 # process each (perl, Python, git, Sphinx), and beside each patch's build
 # on its own, so that on 2 cores a kernel build keeps one core busy while
 # a step that runs one process at a time has the other.
-# Measured cold on 2 cores, with the kernels built after the steps instead:
-# the make check of 47.6 min, a quarter of whose CPU time was idle.
-# Its own session, so that an exit stops all of it.
+# (The cold runs of this layout and of the ones before it: README.md, the
+# time table of make check.) Its own session, so that an exit stops all of it.
 kdir=$BST_OUT/check/kernels
 rm -rf "$kdir"
 mkdir -p "$kdir"
