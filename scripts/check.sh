@@ -101,7 +101,7 @@ stage "host: patches/ applies to the base with git am" "$S/setup/apply-series.sh
 lab_trees() {
 	local v lab
 	for v in $variants; do
-		lab=$(variant_line "$v" | awk '$2 ~ /^lab:/ { print substr($2, 5) }')
+		lab=$(variant_lab "$v")
 		[ -z "$lab" ] || "$S/bench/lab-tree.sh" "$lab" || return
 	done
 }

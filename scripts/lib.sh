@@ -119,13 +119,18 @@ variant_line() {
 	echo "$line"
 }
 
+# The lab tree a variant builds ("lab:NAME" in its line), or nothing.
+variant_lab() {
+	variant_line "$1" | awk '$2 ~ /^lab:/ { print substr($2, 5) }'
+}
+
 # Source tree of a variant: the unpatched base or the series worktree.
 variant_tree() {
 	case $(variant_line "$1" | awk '{ print $2 }') in
 	base)   echo "$KSRC" ;;
 	series) echo "$BST_SERIES_TREE" ;;
 	bisect) echo "$BST_BISECT_ROOT/src/$(basename "$KSRC")" ;;
-	lab:*)  lab_tree "$(variant_line "$1" | awk '{ print substr($2, 5) }')" ;;
+	lab:*)  lab_tree "$(variant_lab "$1")" ;;
 	*)      die "variant '$1' names an unknown tree" ;;
 	esac
 }

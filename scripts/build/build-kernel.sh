@@ -13,7 +13,7 @@ if [ "${1:-}" = --configure-only ]; then
 	shift
 fi
 variant=${1:?usage: build-kernel.sh [--configure-only] VARIANT}
-lab=$(variant_line "$variant" | awk '$2 ~ /^lab:/ { print substr($2, 5) }')
+lab=$(variant_lab "$variant")
 [ -z "$lab" ] || "$BST_TOP/scripts/bench/lab-tree.sh" "$lab" || exit
 tree=$(variant_tree "$variant")
 bdir=$(variant_bdir "$variant")
