@@ -15,11 +15,12 @@
  * bst.console_at=probe on the kernel command line.
  *
  * Userspace's write goes to the tty while the console still prints a
- * backlog: the console must write each record whole while a tty is open on
- * its port, so the host finds every record on a line of its own. The records
- * written here make the backlog: 48 of about 110 characters, 0.46 s at
- * 115200 baud (six, 60 ms, were gone before the tty's write on the
- * slow-UART model, so that pieces written with a tty open passed).
+ * backlog: the tty's output must wait for the end of a record the console
+ * writes in pieces, so the host finds every record on a line of its own.
+ * The records written here make the backlog: 48 of about 110 characters,
+ * 0.46 s at 115200 baud (with a backlog of six, 60 ms, it was gone before
+ * the tty's write on the slow-UART model, and a driver that let the tty's
+ * output inside a record passed).
  */
 #include <stdlib.h>
 #include <sys/stat.h>

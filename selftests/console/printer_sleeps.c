@@ -13,10 +13,10 @@
  * as fast as it is written to and never fills: no sleep at all, where a
  * thread that sleeps after every FIFO's worth written caps the console at
  * about 23 KB/s. bst.printer_sleeps=some: the slow-UART model, whose FIFO
- * fills, so the sleeping path is still taken. The burst must run while no
- * tty is open on the console's port and its FIFO is on (a first close of
- * /dev/ttyAMA0 turns it off): before console_registered_once in the boot's
- * list, and with console=tty1 last, so that /dev/console is not the port.
+ * fills, so the sleeping path is still taken. The burst must run while the
+ * console's FIFO is on (a first close of /dev/ttyAMA0 turns it off): before
+ * console_registered_once in the boot's list, and with console=tty1 last,
+ * so that /dev/console is not the port.
  *
  * It prints how long the console took to go idle after the burst began
  * (burst_drain_ms), for scripts/bench/console-burst.sh; nothing here is
