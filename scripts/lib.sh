@@ -359,11 +359,14 @@ qemu_machine() { echo "-M virt -cpu cortex-a76 -smp $1 -m 512"; }
 # sd-card cannot do UHS-I itself (no S18A, no CMD11): the boots make it
 # behave as one with the test-only scripts/bench/lab/sd-uhs-model.patch
 # (sdhci_pci.uhs_card=1), a layer between the mmc core and the host.
+# werror=report: a host disk that is full fails the guest's writes (the
+# test says so) instead of pausing the VM, QEMU's default, which looks like
+# a guest that hung with every CPU idle until the boot's time limit.
 sd_card_args() {
 	local caps=0x7
 	[ "${2:-uhs}" = sdr50 ] && caps=0x1
 	echo "-device sdhci-pci,sd-spec-version=3,uhs=1,capareg=$(printf '0x%08x0578d0b4' "$caps")" \
-		"-drive if=none,id=sdcard,format=raw,file=$1" \
+		"-drive if=none,id=sdcard,format=raw,werror=report,rerror=report,file=$1" \
 		"-device sd-card,drive=sdcard,spec_version=3"
 }
 

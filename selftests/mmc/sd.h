@@ -238,6 +238,7 @@ struct sd_uhs {
 	long failures;
 	char path[256];		/* the modes of the "failure:" lines: "SDR104,DDR50" */
 	char steps[256];	/* their steps: "tuning,verify" */
+	char retried[64];	/* per failure, 'r': the mode was tried again */
 	char text[2048];
 };
 
@@ -248,8 +249,8 @@ struct sd_uhs {
 static inline bool sd_uhs_read(const struct sd_card *c, struct sd_uhs *u)
 {
 	char name[300];
-	size_t lp = 0, ls = 0;
-	const char *p;
+	size_t lp = 0, ls = 0, lr = 0;
+	const char *p, *end;
 	bool ok;
 
 	memset(u, 0, sizeof(*u));
@@ -269,6 +270,11 @@ static inline bool sd_uhs_read(const struct sd_card *c, struct sd_uhs *u)
 		n = strcspn(p, " \n");
 		ls += snprintf(u->steps + ls, sizeof(u->steps) - ls, "%s%.*s",
 			       ls ? "," : "", n, p);
+		/* "failure: SDR50 verify -84 retried": p is at "verify". */
+		end = p + strcspn(p, "\n");
+		if (lr + 1 < sizeof(u->retried))
+			u->retried[lr++] = end - p > 8 &&
+					   !strncmp(end - 8, " retried", 8) ? 'r' : '-';
 		if (lp >= sizeof(u->path) || ls >= sizeof(u->steps))
 			break;
 	}
@@ -277,6 +283,22 @@ static inline bool sd_uhs_read(const struct sd_card *c, struct sd_uhs *u)
 	if (!ok)
 		ksft_print_msg("uhs_fallback lacks a field:\n%s", u->text);
 	return ok;
+}
+
+/* The test-only model's debugfs file (scripts/bench/lab/sd-uhs-model.patch). */
+#define SD_MODEL	"uhs_model"
+
+/* How often the model's fault @kind ("crc") fired, from its "fired:" line; -1 if unknown. */
+static inline long sd_model_fired(const struct sd_card *c, const char *kind)
+{
+	char buf[1024], key[32];
+	const char *p;
+
+	if (sd_host_file(c, SD_MODEL, buf, sizeof(buf)) <= 0)
+		return -1;
+	snprintf(key, sizeof(key), " %s=", kind);
+	p = strstr(buf, key);
+	return p ? strtol(p + strlen(key), NULL, 10) : -1;
 }
 
 /*

@@ -4,17 +4,23 @@
  * that mode's clock and signal voltage), after the UHS-I failures listed in
  * bst.uhs_path (modes in order, "1.8V" for the voltage switch; the card's
  * uhs_fallback file and one log line each), and reads back as the image.
+ * A mode that fails is tried once more before the ceiling goes below it, so
+ * a mode that always fails is listed twice ("SDR104,SDR104"); the first is
+ * marked retried, and every step down follows such a retry at the same
+ * mode.
  * The commands are checked as the host issued them, from the mmc trace
  * event: the CMD6 bus speed switches are the failed modes and then the
- * final one; each failure's log line comes with the kernel parameter that
+ * final one; each step down's log line comes with the kernel parameter that
  * starts later boots at the ceiling (mmc_core.sd_uhs_limit=), the last one
- * naming the card's; bst.uhs_cmd11 is the number of CMD11s at boot (default 0; the
+ * naming the card's, and a retry's with none; bst.uhs_cmd11 is the number of CMD11s at boot (default 0; the
  * UHS-I card of scripts/bench/lab/sd-uhs-model.patch takes a real CMD11 at
  * each initialisation that asks for 1.8 V).
  * With bst.uhs_reinit=1: bst.uhs_resumes resumes (default 1) go straight to
  * that mode, with one switch and no new failure, and one CMD11 if the mode
  * is a UHS-I one (the suspend powered the card off, so it is back at 3.3 V),
- * none for HS; unbinding and binding the
+ * none for HS; with bst.uhs_resume_fault (a fault of the model, such as
+ * dat:all:10), one more resume with that fault armed tries the mode once
+ * more and comes back in it, the ceiling unchanged; unbinding and binding the
  * host removes the card, and the new card starts afresh.
  */
 #include "sd.h"
@@ -93,6 +99,93 @@ static void check_resumes(const char *want_mode, long resumes, bool fell_back)
 	check_mode("resume", want_mode);
 }
 
+/*
+ * A resume whose voltage switch (or other step) fails, @arm
+ * ("KIND:MODES:COUNT") armed in the model first: the fault fires COUNT
+ * times, the mode is tried once more, and the card is back in @want_mode
+ * with its ceiling, one new failure, marked retried.
+ */
+static void check_resume_fault(const char *arm, const char *want_mode)
+{
+	const char *count = strrchr(arm, ':');
+	char kind[16];
+	long fired0, fired1, want_fired = count ? atol(count + 1) : 0;
+	struct sd_uhs a, b;
+	bool ok;
+	int err;
+
+	snprintf(kind, sizeof(kind), "%.*s", (int)strcspn(arm, ":"), arm);
+	if (!sd_uhs_read(&card, &a))
+		ksft_exit_fail_msg("cannot read uhs_fallback\n");
+	fired0 = sd_model_fired(&card, kind);
+	err = sd_host_write(&card, SD_MODEL, arm) ?: sd_suspend_resume();
+	if (!err && !sd_data_matches("resume with a fault"))
+		err = -EIO;
+	fired1 = sd_model_fired(&card, kind);
+	ok = sd_uhs_read(&card, &b) && b.failures == a.failures + 1 &&
+	     b.retried[0] && b.retried[strlen(b.retried) - 1] == 'r' &&
+	     !strcmp(b.ceiling, a.ceiling);
+	ksft_test_result(!err && ok && fired0 >= 0 && want_fired > 0 &&
+			 fired1 == fired0 + want_fired,
+			 "resume with %s: the fault fired %ld time(s), data matches, ceiling %s (was %s), %ld new failure(s), the last retried: %s (%s)\n",
+			 arm, fired1 - fired0, b.ceiling, a.ceiling, b.failures - a.failures,
+			 b.retried[0] && b.retried[strlen(b.retried) - 1] == 'r' ? "yes" : "no",
+			 err ? strerror(-err) : "ok");
+	sd_host_write(&card, SD_MODEL, "none");
+	check_mode("resume with a fault", want_mode);
+}
+
+/* The @i-th (from 0) of the comma-separated @list into @out ("" past its end). */
+static const char *nth(const char *list, int i, char *out, size_t size)
+{
+	const char *p = list;
+
+	while (i-- > 0 && p && (p = strchr(p, ',')))
+		p++;
+	snprintf(out, size, "%.*s", p ? (int)strcspn(p, ",") : 0, p ?: "");
+	return out;
+}
+
+/*
+ * One strike is no verdict: each failure that lowered the ceiling follows a
+ * retried one at the same mode (I/O, failed again after a same-mode reset,
+ * excepted). Returns how many do not; the first listed one is not judged
+ * when the file's ring dropped older failures.
+ */
+static int strikes_broken(const struct sd_uhs *u)
+{
+	int n = strlen(u->retried), i, broken = 0;
+	char m[16], pm[16], st[16];
+
+	for (i = 0; i < n; i++) {
+		if (u->retried[i] == 'r' || (i == 0 && u->failures > n))
+			continue;
+		nth(u->steps, i, st, sizeof(st));
+		if (!strcmp(st, "io"))
+			continue;
+		if (i == 0 || u->retried[i - 1] != 'r' ||
+		    strcmp(nth(u->path, i, m, sizeof(m)), nth(u->path, i - 1, pm, sizeof(pm)))) {
+			ksft_print_msg("failure %d (%s at %s) lowered the ceiling at its first strike\n",
+				       i + 1, nth(u->path, i, m, sizeof(m)), st);
+			broken++;
+		}
+	}
+	return broken;
+}
+
+/* The modes of @path that are CMD6 switches ("1.8V" is the voltage switch). */
+static void switches_of(const char *path, char *out, size_t size)
+{
+	char *copy = strdup(path ?: ""), *save, *m;
+	size_t len = 0;
+
+	out[0] = '\0';
+	for (m = copy ? strtok_r(copy, ",", &save) : NULL; m; m = strtok_r(NULL, ",", &save))
+		if (strcmp(m, "1.8V"))
+			len += snprintf(out + len, size - len, "%s,", m);
+	free(copy);
+}
+
 /* Removing the card (unbinding its host) forgets it: the new card starts afresh. */
 static void check_removal(const char *want_mode, const char *want_path, long want_failures)
 {
@@ -125,6 +218,7 @@ int main(void)
 {
 	const char *want_mode = sd_param("bst.uhs_mode") ?: "HS";
 	const char *want_path = sd_param("bst.uhs_path");
+	const char *resume_fault = sd_param("bst.uhs_resume_fault");
 	long want_cmd11 = sd_param_long("bst.uhs_cmd11", 0);
 	bool reinit = sd_param_long("bst.uhs_reinit", 0);
 	long resumes = sd_param_long("bst.uhs_resumes", 1);
@@ -132,12 +226,12 @@ int main(void)
 	char switched[300], host_uhs[300], hint[384];
 	struct sd_cmds t;
 	struct sd_uhs u;
-	int logged, hints, last;
+	int logged, hints, last, retries, lowered = 0;
 
 	for (const char *p = want_path; p && *p; p = strchr(p + 1, ','))
 		want_failures++;
 	ksft_print_header();
-	ksft_set_plan(10 + (reinit ? 10 : 0));
+	ksft_set_plan(10 + (reinit ? 10 : 0) + (reinit && resume_fault ? 4 : 0));
 
 	if (!sd_wait_card(&card, sd_wait_limit()))
 		ksft_exit_fail_msg("no SD card within %.0f s (see the console log)\n",
@@ -156,18 +250,25 @@ int main(void)
 			 u.failures, want_failures, logged);
 	ksft_test_result(!strcmp(u.path, want_path ?: ""),
 			 "failed modes in order: %s (want %s)\n", u.path, want_path ?: "");
-	/* Each step down names the parameter that starts later boots there. */
+	/*
+	 * Each step down names the parameter that starts later boots there;
+	 * a failure tried once more names none, and comes first.
+	 */
+	retries = sd_log_count(host_uhs, "trying it once more");
+	for (const char *r = u.retried; *r; r++)
+		lowered += *r == '-';
 	snprintf(host_uhs, sizeof(host_uhs), "%s: to start there on later boots: ", card.host);
 	snprintf(hint, sizeof(hint), "mmc_core.sd_uhs_limit=%s:%s", card.host, u.ceiling);
 	hints = sd_log_count(host_uhs, "mmc_core.sd_uhs_limit=");
-	last = want_failures ? sd_log_count(host_uhs, hint) : 0;
-	ksft_test_result(hints == logged && (!want_failures || last >= 1),
-			 "%d later-boots hints for %d failures, %d naming the ceiling (%s)\n",
-			 hints, logged, last, hint);
+	last = lowered ? sd_log_count(host_uhs, hint) : 0;
+	ksft_test_result(hints == lowered && retries == (int)strlen(u.retried) - lowered &&
+			 (!lowered || last >= 1) && !strikes_broken(&u),
+			 "%d step downs (%s), each after a retry at its mode; %d later-boots hints, %d naming the ceiling (%s); %d tried once more, as many logged (%d)\n",
+			 lowered, u.retried, hints, last, hint,
+			 (int)strlen(u.retried) - lowered, retries);
 	/* The voltage switch is no CMD6: the switches are the modes tried. */
-	snprintf(switched, sizeof(switched), "%s%s%s",
-		 want_path && strcmp(want_path, "1.8V") ? want_path : "",
-		 want_path && strcmp(want_path, "1.8V") ? "," : "", want_mode);
+	switches_of(want_path, switched, sizeof(switched) - strlen(want_mode));
+	strcat(switched, want_mode);
 	check_switches("boot", switched, want_cmd11);
 	if (sd_trace_cmds(&card, &t))	/* for scripts/bench/uhs-fallback.sh */
 		ksft_print_msg("uhs_cost: failures=%ld cmd11=%d cmd6=%d acmd41=%d\n",
@@ -176,6 +277,8 @@ int main(void)
 
 	if (reinit) {
 		check_resumes(want_mode, resumes, want_failures > 0);
+		if (resume_fault)
+			check_resume_fault(resume_fault, want_mode);
 		check_removal(want_mode, want_path, want_failures);
 	}
 	ksft_finished();

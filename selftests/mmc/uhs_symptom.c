@@ -47,7 +47,7 @@
 #include <signal.h>
 #include <sys/wait.h>
 
-#define MODEL	"uhs_model"
+#define MODEL	SD_MODEL
 
 static struct sd_card card;
 
@@ -78,18 +78,6 @@ static bool model_read(char *buf, size_t size)
 	return sd_host_file(&card, MODEL, buf, size) > 0;
 }
 
-/* "fired: cmd11=0 dat=0 ..." -> the count of @kind, or -1. */
-static long model_fired(const char *kind)
-{
-	char buf[1024], key[32];
-	const char *p;
-
-	if (!model_read(buf, sizeof(buf)))
-		return -1;
-	snprintf(key, sizeof(key), " %s=", kind);
-	p = strstr(buf, key);
-	return p ? strtol(p + strlen(key), NULL, 10) : -1;
-}
 
 static long model_field(const char *key)
 {
@@ -247,11 +235,11 @@ static void symptom_dead18(void)
 	model_show("dead18");
 	ksft_print_msg("symptom: card=%s after=%.1fs init_errors=%d cmd11=%ld dead18_fired=%ld dead18_commands=%ld\n",
 		       up ? sd_ios_mode(&card) : "absent", bst_now() - start, errs,
-		       model_field("cmd11"), model_fired("dead18"),
+		       model_field("cmd11"), sd_model_fired(&card, "dead18"),
 		       model_field("dead18 commands"));
-	ksft_test_result(model_fired("dead18") > 0 && model_field("dead18 commands") > 0,
+	ksft_test_result(sd_model_fired(&card, "dead18") > 0 && model_field("dead18 commands") > 0,
 			 "dead18: the 1.8 V bus went dead after CMD11 (%ld times, %ld commands lost)\n",
-			 model_fired("dead18"), model_field("dead18 commands"));
+			 sd_model_fired(&card, "dead18"), model_field("dead18 commands"));
 	if (!strcmp(want, "absent"))
 		ksft_test_result(!up && errs > 0,
 				 "dead18: no card after %.0f s, %d \"error -110 whilst initialising\" lines (the users' symptom)\n",
@@ -279,7 +267,7 @@ static void symptom_bringup(void)
 	/* A card that came up may still not read (no verify without the series). */
 	if (up)
 		err = timed_read(0, sd_param_long("bst.symptom_hang", 150), &secs);
-	fired = fault ? model_fired(fault) : 0;
+	fired = fault ? sd_model_fired(&card, fault) : 0;
 	model_show("bringup");
 	ksft_print_msg("symptom: card=%s after=%.1fs init_errors=%d cmd11=%ld fault=%s fired=%ld read=%s read_secs=%.3f boot_io_errors=%d\n",
 		       mode, bst_now() - start, sd_log_count("whilst initialising SD card", "error"),
@@ -326,7 +314,7 @@ static void symptom_reads(const char *kind)
 			ksft_exit_fail_msg("arming %s: %s\n", arm, strerror(-err));
 	}
 	failed = read_spread(kind, n, hang, &total, &min_secs, &hung);
-	fired = model_fired(kind);
+	fired = sd_model_fired(&card, kind);
 	timeouts = sd_log_count("Timeout waiting for hardware interrupt", card.host) - timeouts0;
 	stepped = sd_log_count(host_uhs, " failed at ") - stepped0;
 	blk_errors = sd_log_count("I/O error, dev mmcblk0", "");
@@ -373,7 +361,7 @@ static void symptom_remove(void)
 	if (err)
 		ksft_exit_fail_msg("arming remove: %s\n", strerror(-err));
 	err = timed_read(0, hang, &secs);
-	fired = model_fired("remove");
+	fired = sd_model_fired(&card, "remove");
 	gone = wait_gone(30);
 	ksft_print_msg("symptom: fault=remove mode_before=%s read=%s read_secs=%.3f gone=%d fired=%ld\n",
 		       mode0, err ? strerror(-err) : "ok", secs, gone, fired);
