@@ -16,7 +16,7 @@ SUITES = [
                     ('uhs_next_test', ['next %d' % i for i in range(11)]),
                     ('uhs_walk_test', None),
                     ('uhs_names_test', None)]),
-    ('mmc_sd_uhs_mock', [('sd_uhs_mock_test', ['mock %d' % i for i in range(11)])]),
+    ('mmc_sd_uhs_mock', [('sd_uhs_mock_test', ['mock %d' % i for i in range(13)])]),
 ]
 
 
@@ -97,7 +97,7 @@ class MmcHostCheck(unittest.TestCase):
         self.assertIn('not ok', out)
 
     def test_failed_mock_case_fails(self):
-        rc, out = run(sub(GOOD, 'ok 11 mock 10', 'not ok 11 mock 10'))
+        rc, out = run(sub(GOOD, 'ok 13 mock 12', 'not ok 13 mock 12'))
         self.assertNotEqual(rc, 0, out)
 
     def test_no_ktap_at_all_fails(self):
@@ -126,9 +126,9 @@ class MmcHostCheck(unittest.TestCase):
         self.assertRegex(out, r'not ok \d+ mmc_sd_uhs: uhs_next_test: ran its 11 parameters # 10 reported')
 
     def test_lost_last_mock_parameter_fails(self):
-        rc, out = run(drop(GOOD, 'ok 11 mock 10'))
+        rc, out = run(drop(GOOD, 'ok 13 mock 12'))
         self.assertEqual(rc, 1, out)
-        self.assertRegex(out, r'not ok \d+ mmc_sd_uhs_mock: sd_uhs_mock_test: ran its 11 parameters')
+        self.assertRegex(out, r'not ok \d+ mmc_sd_uhs_mock: sd_uhs_mock_test: ran its 13 parameters')
 
     def test_parameter_reported_twice_fails(self):
         rc, out = run(sub(GOOD, 'ok 2 select 1', 'ok 2 select 0'))
@@ -136,7 +136,7 @@ class MmcHostCheck(unittest.TestCase):
         self.assertIn('twice: select 0', out)
 
     def test_unknown_parameterised_case_fails(self):
-        suites = [SUITES[0], ('mmc_sd_uhs_mock', [('sd_uhs_mock_test', ['mock %d' % i for i in range(11)]),
+        suites = [SUITES[0], ('mmc_sd_uhs_mock', [('sd_uhs_mock_test', ['mock %d' % i for i in range(13)]),
                                                   ('new_test', ['a', 'b'])])]
         rc, out = run(ktap(suites))
         self.assertEqual(rc, 1, out)
