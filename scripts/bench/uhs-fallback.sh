@@ -61,7 +61,8 @@ done
 # Bring-up fault models: NAME, the model's fault (sdhci_pci.uhs_fault=;
 # "-": none), then what the series' first boot must do: the mode it ends
 # in, the modes that fail on the way (1.8V: the voltage switch; each twice,
-# as a failed mode is tried once more: the DAT line's ten tries twice too),
+# as a failed mode is tried once more: the DAT line's ten tries twice too;
+# a refused switch, the card's answer, once),
 # the CMD11s it sends. All on a host that offers SDR104, DDR50 and SDR50. "none":
 # QEMU's sdhci does not implement tuning and its card is still sending the
 # tuning block when the verifying read comes, so SDR104 and DDR50 fail
@@ -71,7 +72,7 @@ FAULT_LINES=(
 	"cmd11	cmd11:all:always	HS	1.8V,1.8V	2"
 	"dat	dat:all:always	HS	1.8V,1.8V	20"
 	"dead18	dead18:all:always	HS	1.8V,1.8V	2"
-	"switch	switch:sdr104,ddr50,sdr50,sdr25:always	HS	SDR104,SDR104,DDR50,DDR50,SDR50,SDR50,SDR25,SDR25	8"
+	"switch	switch:sdr104,ddr50,sdr50,sdr25:always	HS	SDR104,DDR50,SDR50,SDR25	4"
 	"crc	crc:sdr104,ddr50,sdr50,sdr25:always	HS	SDR104,SDR104,DDR50,DDR50,SDR50,SDR50,SDR25,SDR25	8"
 )
 KINDS="unpatched quirk squirk first later"

@@ -7,7 +7,7 @@
  * A mode that fails is tried once more before the ceiling goes below it, so
  * a mode that always fails is listed twice ("SDR104,SDR104"); the first is
  * marked retried, and every step down follows such a retry at the same
- * mode.
+ * mode (not a bus speed switch the card refuses: its answer, once).
  * The commands are checked as the host issued them, from the mmc trace
  * event: the CMD6 bus speed switches are the failed modes and then the
  * final one; each step down's log line comes with the kernel parameter that
@@ -135,40 +135,38 @@ static void check_resume_fault(const char *arm, const char *want_mode)
 	check_mode("resume with a fault", want_mode);
 }
 
-/* The @i-th (from 0) of the comma-separated @list into @out ("" past its end). */
-static const char *nth(const char *list, int i, char *out, size_t size)
-{
-	const char *p = list;
-
-	while (i-- > 0 && p && (p = strchr(p, ',')))
-		p++;
-	snprintf(out, size, "%.*s", p ? (int)strcspn(p, ",") : 0, p ?: "");
-	return out;
-}
-
 /*
  * One strike is no verdict: each failure that lowered the ceiling follows a
- * retried one at the same mode (I/O, failed again after a same-mode reset,
- * excepted). Returns how many do not; the first listed one is not judged
- * when the file's ring dropped older failures.
+ * retried one at the same mode; excepted are I/O (failed again after a
+ * same-mode reset) and the card's own answers, which a retry would only
+ * repeat: a refused bus speed switch (switch, -EIO), -EINVAL, -EPERM.
+ * Returns how many do not; the first listed one is not judged when the
+ * file's ring dropped older failures.
  */
 static int strikes_broken(const struct sd_uhs *u)
 {
-	int n = strlen(u->retried), i, broken = 0;
-	char m[16], pm[16], st[16];
+	char mode[16], step[16], prev[16] = "", more[16];
+	bool prev_retried = false, first = true;
+	const char *p = u->text;
+	int broken = 0, err, n;
 
-	for (i = 0; i < n; i++) {
-		if (u->retried[i] == 'r' || (i == 0 && u->failures > n))
+	while ((p = strstr(p, "failure: "))) {
+		more[0] = '\0';
+		n = sscanf(p, "failure: %15s %15s %d %15s", mode, step, &err, more);
+		p += strlen("failure: ");
+		if (n < 3)
 			continue;
-		nth(u->steps, i, st, sizeof(st));
-		if (!strcmp(st, "io"))
-			continue;
-		if (i == 0 || u->retried[i - 1] != 'r' ||
-		    strcmp(nth(u->path, i, m, sizeof(m)), nth(u->path, i - 1, pm, sizeof(pm)))) {
-			ksft_print_msg("failure %d (%s at %s) lowered the ceiling at its first strike\n",
-				       i + 1, nth(u->path, i, m, sizeof(m)), st);
+		if (strcmp(more, "retried") && !(first && u->failures > (long)strlen(u->retried)) &&
+		    strcmp(step, "io") && err != -EINVAL && err != -EPERM &&
+		    !(!strcmp(step, "switch") && err == -EIO) &&
+		    (!prev_retried || strcmp(prev, mode))) {
+			ksft_print_msg("%s failed at %s (%d) and lowered the ceiling at its first strike\n",
+				       mode, step, err);
 			broken++;
 		}
+		prev_retried = !strcmp(more, "retried");
+		snprintf(prev, sizeof(prev), "%s", mode);
+		first = false;
 	}
 	return broken;
 }
