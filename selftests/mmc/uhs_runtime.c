@@ -123,14 +123,12 @@ static void run_pass(struct pass *r)
 	}
 }
 
-#define MODEL		SD_MODEL
-
 static int model(const char *fault)
 {
-	int err = sd_host_write(&card, MODEL, fault);
+	int err = sd_host_write(&card, SD_MODEL, fault);
 
 	if (err)
-		ksft_exit_fail_msg("cannot arm %s (%s): %s\n", MODEL, fault, strerror(-err));
+		ksft_exit_fail_msg("cannot arm %s (%s): %s\n", SD_MODEL, fault, strerror(-err));
 	return 0;
 }
 
@@ -140,7 +138,7 @@ static long fired(const char *kind)
 	long n = sd_model_fired(&card, kind);
 
 	if (n < 0)
-		ksft_exit_fail_msg("%s has no count for %s\n", MODEL, kind);
+		ksft_exit_fail_msg("%s has no count for %s\n", SD_MODEL, kind);
 	return n;
 }
 

@@ -47,8 +47,6 @@
 #include <signal.h>
 #include <sys/wait.h>
 
-#define MODEL	SD_MODEL
-
 static struct sd_card card;
 
 /* The host whose debugfs has the model's file; false if none does. */
@@ -62,7 +60,7 @@ static bool model_host(char *host, size_t size)
 	while (dir && !found && (d = readdir(dir))) {
 		if (strncmp(d->d_name, "mmc", 3))
 			continue;
-		snprintf(path, sizeof(path), SD_DEBUGFS "/%s/" MODEL, d->d_name);
+		snprintf(path, sizeof(path), SD_DEBUGFS "/%s/" SD_MODEL, d->d_name);
 		if (!access(path, F_OK)) {
 			snprintf(host, size, "%s", d->d_name);
 			found = true;
@@ -75,9 +73,8 @@ static bool model_host(char *host, size_t size)
 
 static bool model_read(char *buf, size_t size)
 {
-	return sd_host_file(&card, MODEL, buf, size) > 0;
+	return sd_host_file(&card, SD_MODEL, buf, size) > 0;
 }
-
 
 static long model_field(const char *key)
 {
@@ -229,17 +226,19 @@ static void symptom_dead18(void)
 	double wait = sd_param_long("bst.symptom_wait", 60), start = bst_now();
 	bool up = sd_wait_card(&card, wait);
 	int errs = sd_log_count("whilst initialising SD card", "error -110");
+	long fired, lost;
 
 	if (!up && !model_host(card.host, sizeof(card.host)))
-		ksft_exit_fail_msg("no host with " MODEL " (is this the model's kernel?)\n");
+		ksft_exit_fail_msg("no host with " SD_MODEL " (is this the model's kernel?)\n");
 	model_show("dead18");
+	fired = sd_model_fired(&card, "dead18");
+	lost = model_field("dead18 commands");
 	ksft_print_msg("symptom: card=%s after=%.1fs init_errors=%d cmd11=%ld dead18_fired=%ld dead18_commands=%ld\n",
 		       up ? sd_ios_mode(&card) : "absent", bst_now() - start, errs,
-		       model_field("cmd11"), sd_model_fired(&card, "dead18"),
-		       model_field("dead18 commands"));
-	ksft_test_result(sd_model_fired(&card, "dead18") > 0 && model_field("dead18 commands") > 0,
+		       model_field("cmd11"), fired, lost);
+	ksft_test_result(fired > 0 && lost > 0,
 			 "dead18: the 1.8 V bus went dead after CMD11 (%ld times, %ld commands lost)\n",
-			 sd_model_fired(&card, "dead18"), model_field("dead18 commands"));
+			 fired, lost);
 	if (!strcmp(want, "absent"))
 		ksft_test_result(!up && errs > 0,
 				 "dead18: no card after %.0f s, %d \"error -110 whilst initialising\" lines (the users' symptom)\n",
@@ -263,7 +262,7 @@ static void symptom_bringup(void)
 	long fired;
 
 	if (!up && !model_host(card.host, sizeof(card.host)))
-		ksft_exit_fail_msg("no host with " MODEL " (is this the model's kernel?)\n");
+		ksft_exit_fail_msg("no host with " SD_MODEL " (is this the model's kernel?)\n");
 	/* A card that came up may still not read (no verify without the series). */
 	if (up)
 		err = timed_read(0, sd_param_long("bst.symptom_hang", 150), &secs);
@@ -309,7 +308,7 @@ static void symptom_reads(const char *kind)
 	if (irq && !arm)
 		arm = "irq:all:always";
 	if (arm) {
-		err = sd_host_write(&card, MODEL, arm);
+		err = sd_host_write(&card, SD_MODEL, arm);
 		if (err)
 			ksft_exit_fail_msg("arming %s: %s\n", arm, strerror(-err));
 	}
@@ -336,7 +335,7 @@ static void symptom_reads(const char *kind)
 	ksft_test_result(min_secs >= 10.0 && timeouts >= fired,
 			 "irq: each read took 10 s or more (shortest %.1f s), %ld sdhci timeouts for %ld requests whose interrupts were lost\n",
 			 min_secs, timeouts, fired);
-	err = sd_host_write(&card, MODEL, "none");
+	err = sd_host_write(&card, SD_MODEL, "none");
 	if (!err && !sd_wait_card(&card, sd_wait_limit()))
 		err = -ENODEV;
 	ksft_test_result(!err && sd_data_matches("after irq"),
@@ -357,7 +356,7 @@ static void symptom_remove(void)
 	snprintf(mode0, sizeof(mode0), "%s", sd_ios_mode(&card));
 	snprintf(host_uhs, sizeof(host_uhs), "%s: UHS-I ", card.host);
 	stepped0 = sd_log_count(host_uhs, " failed at ");
-	err = sd_host_write(&card, MODEL, "remove:all:1");
+	err = sd_host_write(&card, SD_MODEL, "remove:all:1");
 	if (err)
 		ksft_exit_fail_msg("arming remove: %s\n", strerror(-err));
 	err = timed_read(0, hang, &secs);
@@ -370,7 +369,7 @@ static void symptom_remove(void)
 			 "remove: the read in flight ended with an error (%s) after %.3f s, no hang\n",
 			 strerror(-err), secs);
 	ksft_test_result(gone, "remove: the card and /dev/mmcblk0 are gone\n");
-	err = sd_host_write(&card, MODEL, "none");
+	err = sd_host_write(&card, SD_MODEL, "none");
 	back = !err && sd_wait_card(&card, sd_wait_limit());
 	ksft_print_msg("symptom: reinserted=%d mode_after=%s stepdowns=%d\n", back,
 		       back ? sd_ios_mode(&card) : "none",
